@@ -1,0 +1,1 @@
+"""Filters: one file per filter family, each a small ``pipelines.step.Step``."""

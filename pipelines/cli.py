@@ -1,0 +1,116 @@
+"""The ``winnow`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from pipelines.config import BUNDLED, ConfigError, load_config
+
+log = logging.getLogger("winnow")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="winnow",
+        description="Turn web crawls (WARC) and document corpora (JSONL/Parquet) into curated Parquet shards.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run a pipeline over input files",
+        description="Run a pipeline (YAML config) over WARC/WARC.gz, JSONL or Parquet inputs into an output folder. "
+        "Re-running the same command skips inputs that already finished.",
+    )
+    run.add_argument("config", metavar="CONFIG", help=f"pipeline YAML, or a bundled one: {', '.join(BUNDLED)}")
+    run.add_argument("-i", "--input", nargs="+", required=True, metavar="PATH",
+                     help="input files, folders or globs (.warc, .warc.gz, .jsonl[.gz|.zst], .parquet)")
+    run.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (created if missing)")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--local", action="store_true",
+                       help="run in this process instead of on Ray (tests, debugging a sample)")
+    where.add_argument("--address", metavar="ADDR",
+                       help="Ray cluster address (default: start an embedded local Ray)")
+    run.add_argument("--annotate", action="store_true",
+                     help="keep dropped rows in the shards with dropped_by set, for tuning thresholds")
+    run.add_argument("--wave-files", type=int, default=16, metavar="N",
+                     help="input files processed (and committed) together; the unit of resumption (default 16)")
+    run.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+    insp = sub.add_parser("inspect", help="summarise output shards",
+                          description="Row count, schema, language counts and sample rows of a shard, "
+                          "a shard folder (out/text) or a whole output folder.")
+    insp.add_argument("path", metavar="PATH")
+    insp.add_argument("-n", "--samples", type=int, default=3, help="sample rows to show (default 3)")
+    return parser
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from pipelines.readers import expand_inputs
+    from pipelines.runner import OutputMismatchError, RunOptions, run
+
+    try:
+        config = load_config(args.config, annotate=args.annotate)
+        inputs = expand_inputs(args.input)
+    except (ConfigError, FileNotFoundError, ValueError) as exc:
+        print(f"winnow run: {exc}", file=sys.stderr)
+        return 2
+    if not inputs:
+        print(f"winnow run: no input files found in {args.input}", file=sys.stderr)
+        return 2
+    if args.wave_files < 1:
+        print("winnow run: --wave-files must be at least 1", file=sys.stderr)
+        return 2
+    opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
+                      address=args.address, annotate=args.annotate, wave_files=args.wave_files,
+                      progress=not args.no_progress)
+    try:
+        stats = run(opts)
+    except (ConfigError, OutputMismatchError) as exc:
+        print(f"winnow run: {exc}", file=sys.stderr)
+        return 2
+    _print_summary(stats, opts.output)
+    return 0
+
+
+def _print_summary(stats: dict, output: Path) -> None:
+    last = stats["last_run"]
+    print(f"\n{output}: {last['inputs_processed']} input(s) processed, "
+          f"{last['inputs_skipped_as_done']} already done, {last['seconds']} s")
+    print(f"{'step':<16}{'in':>10}{'kept':>10}  dropped")
+    for s in stats["steps"]:
+        dropped = ", ".join(f"{k}={v}" for k, v in s["dropped"].items()) or "-"
+        print(f"{s['step']:<16}{s['in']:>10}{s['kept']:>10}  {dropped}")
+    for name, out in stats["outputs"].items():
+        print(f"out/{name}: {out['rows']} rows in {out['shards']} shard(s)")
+    for err in stats["errors"]:
+        print(f"error: {err}")
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    from pipelines.inspect_output import inspect_path
+
+    try:
+        inspect_path(Path(args.path), sys.stdout, samples=args.samples)
+    except FileNotFoundError as exc:
+        print(f"winnow inspect: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    commands = {"run": _cmd_run, "inspect": _cmd_inspect}
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Pipeline configuration: one YAML file, an ordered list of steps.
+
+```yaml
+steps:
+  - use: filters.langid.LanguageID     # dotted path to a Step or Stage class
+    with: {min_score: 0.65}            # keyword arguments of its __init__
+    name: langid                       # optional; names the step in stats and dropped_by
+output:
+  max_rows_per_shard: 100000
+```
+
+Everything is checked before any work: an unknown key, a module or class that does not exist, a
+class that is not a Step/Stage, an argument its ``__init__`` does not take or refuses, duplicate
+names, and a pipeline that leaves an input kind without a path to an output (WARC pages need an
+extract step). Errors name the step and the file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.resources
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipelines.records import KINDS, OUTPUT_DIRS
+from pipelines.step import Stage, Step
+
+TOP_KEYS = {"steps", "output"}
+STEP_KEYS = {"use", "with", "name"}
+OUTPUT_KEYS = {"max_rows_per_shard", "max_bytes_per_shard", "compression_level"}
+BUNDLED = ("default",)
+
+
+class ConfigError(ValueError):
+    """A pipeline config that cannot run; the message names the file and the step."""
+
+
+@dataclass
+class PipelineConfig:
+    path: str
+    raw: dict[str, Any]
+    steps: list[Step | Stage]
+    output: dict[str, Any] = field(default_factory=dict)
+
+    def check_kinds(self, input_kinds: set[str]) -> None:
+        """Every input kind must reach an output kind through the steps."""
+        kinds = set(input_kinds)
+        for step in self.steps:
+            if step.input_kind in kinds:
+                kinds.discard(step.input_kind)
+                kinds.add(step.produces)
+        stranded = kinds - set(OUTPUT_DIRS)
+        if stranded:
+            raise ConfigError(
+                f"{self.path}: no step turns {sorted(stranded)} records into an output "
+                f"({sorted(OUTPUT_DIRS)}); WARC inputs need an extract step such as "
+                "extract.trafilatura_step.TrafilaturaExtract")
+
+
+def resolve_path(name_or_path: str) -> Path:
+    """A YAML path, or the name of a bundled config (``default``)."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    if name_or_path in BUNDLED:
+        return Path(str(importlib.resources.files("pipelines") / "configs" / f"{name_or_path}.yaml"))
+    raise ConfigError(f"config {name_or_path!r} not found (a YAML file, or one of the bundled: {', '.join(BUNDLED)})")
+
+
+def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
+    path = resolve_path(name_or_path)
+    try:
+        raw = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping with 'steps', got {type(raw).__name__}")
+    unknown = set(raw) - TOP_KEYS
+    if unknown:
+        raise ConfigError(f"{path}: unknown top-level key(s) {sorted(unknown)}; allowed: {sorted(TOP_KEYS)}")
+    entries = raw.get("steps")
+    if not isinstance(entries, list) or not entries:
+        raise ConfigError(f"{path}: 'steps' must be a non-empty list")
+    steps = [_build_step(path, i, entry, annotate) for i, entry in enumerate(entries, 1)]
+    names = [s.name for s in steps]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ConfigError(f"{path}: step names must be unique, repeated: {dupes} (set 'name:' on one of them)")
+    output = raw.get("output") or {}
+    if not isinstance(output, dict) or set(output) - OUTPUT_KEYS:
+        raise ConfigError(f"{path}: 'output' accepts {sorted(OUTPUT_KEYS)}, got {output!r}")
+    return PipelineConfig(path=str(path), raw=raw, steps=steps, output=output)
+
+
+def _build_step(path: Path, index: int, entry: Any, annotate: bool) -> Step | Stage:
+    where = f"{path}: step {index}"
+    if not isinstance(entry, dict) or "use" not in entry:
+        raise ConfigError(f"{where}: each step needs 'use: package.module.Class', got {entry!r}")
+    unknown = set(entry) - STEP_KEYS
+    if unknown:
+        raise ConfigError(f"{where} ({entry['use']}): unknown key(s) {sorted(unknown)}; allowed: {sorted(STEP_KEYS)}")
+    dotted = entry["use"]
+    where = f"{where} ({dotted})"
+    cls = _import_class(where, dotted)
+    kwargs = entry.get("with") or {}
+    if not isinstance(kwargs, dict):
+        raise ConfigError(f"{where}: 'with' must be a mapping of keyword arguments, got {kwargs!r}")
+    try:
+        inspect.signature(cls).bind(**kwargs)
+    except TypeError as exc:
+        params = [p for p in inspect.signature(cls).parameters if p not in ("self", "args", "kwargs")]
+        raise ConfigError(f"{where}: bad argument: {exc}; it takes {params}") from None
+    try:
+        step = cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if step.input_kind not in KINDS or step.produces not in KINDS:
+        raise ConfigError(f"{where}: declares unknown record kinds {step.input_kind!r} -> {step.produces!r}")
+    step.bind(entry.get("name"), annotate=annotate)
+    return step
+
+
+def _import_class(where: str, dotted: str) -> type:
+    module_name, _, class_name = dotted.rpartition(".")
+    if not module_name:
+        raise ConfigError(f"{where}: 'use' must be a dotted path like filters.langid.LanguageID")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"{where}: no module {module_name!r} ({exc})") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ConfigError(f"{where}: module {module_name!r} has no class {class_name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Step | Stage)):
+        raise ConfigError(f"{where}: {dotted} is not a winnow Step or Stage")
+    return cls

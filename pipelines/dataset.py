@@ -1,0 +1,76 @@
+"""The dataset interface that Steps, Stages and the writer are written against, and its local form.
+
+Two implementations share it: ``LocalDataset`` (tables in this process, for ``--local``, tests and
+debugging a sample) and ``pipelines.ray_data.RayDataset`` (the only module that imports
+``ray.data``). A Stage written once against these four methods runs on both runners, which is
+what lets the test suite assert that both produce the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
+
+import pyarrow as pa
+
+from pipelines.step import Step
+
+TableFn = Callable[[pa.Table], pa.Table]
+
+
+class Dataset(Protocol):
+    def apply_step(self, step: Step) -> Dataset:
+        """Run a Step over every batch (in an actor pool iff the step needs one)."""
+        ...
+
+    def map_batches(self, fn: TableFn) -> Dataset:
+        """A stateless table -> table function over every batch."""
+        ...
+
+    def map_groups(self, key: str, fn: TableFn) -> Dataset:
+        """``fn`` sees tables in which every value of ``key`` is complete (all its rows together)."""
+        ...
+
+    def union(self, other: Dataset) -> Dataset: ...
+
+    def tables(self) -> Iterator[pa.Table]:
+        """Execute and stream the result tables to the caller."""
+        ...
+
+
+class LocalDataset:
+    """A lazy stream of tables in this process."""
+
+    def __init__(self, tables: Iterable[pa.Table]) -> None:
+        self._tables = tables
+
+    def apply_step(self, step: Step) -> LocalDataset:
+        if not getattr(step, "_local_setup_done", False):  # once per process, not once per wave
+            step.setup()
+            step._local_setup_done = True
+        return LocalDataset(step(t) for t in self._tables)
+
+    def map_batches(self, fn: TableFn) -> LocalDataset:
+        return LocalDataset(fn(t) for t in self._tables)
+
+    def map_groups(self, key: str, fn: TableFn) -> LocalDataset:
+        def run() -> Iterator[pa.Table]:
+            tables = [t for t in self._tables if t.num_rows]
+            if tables:
+                # One call with every row: each key is trivially complete.
+                yield fn(pa.concat_tables(tables))
+
+        return LocalDataset(run())
+
+    def union(self, other: Dataset) -> LocalDataset:
+        if not isinstance(other, LocalDataset):
+            raise TypeError("cannot union a local dataset with a Ray dataset")
+
+        def chain() -> Iterator[pa.Table]:
+            yield from self._tables
+            yield from other._tables
+
+        return LocalDataset(chain())
+
+    def tables(self) -> Iterator[pa.Table]:
+        yield from self._tables

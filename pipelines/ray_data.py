@@ -1,0 +1,126 @@
+"""The Ray Data adapter: the only module that imports ``ray.data``.
+
+Every ``map_batches`` call goes through ``_map`` here, because Ray's actor-pool arguments have
+changed twice across releases. Facts this module relies on (measured on 2-CPU machines, see
+../shared/STACK-NOTES.md):
+
+- Actor pools are sized with ``ActorPoolStrategy`` and fractional ``num_cpus``: with
+  ``concurrency=2`` on 2 CPUs the actors reserve both CPUs and the read task never runs (deadlock).
+- Batches are always ``pyarrow`` tables: our schemas are declared, never inferred from pandas.
+- Inputs are read by our own readers inside Ray tasks (one task per input file, a generator that
+  yields bounded tables), not by ``ray.data.read_parquet``, whose newer datasource ignored
+  ``override_num_blocks`` and put ten files in one block.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pyarrow as pa
+import ray
+import ray.data
+
+from pipelines.dataset import Dataset, TableFn
+from pipelines.step import Step
+
+log = logging.getLogger(__name__)
+
+# Fraction of a CPU each actor reserves; leaves room for read and write tasks on small machines.
+ACTOR_CPUS = 0.5
+
+
+def init_ray(address: str | None = None) -> None:
+    """Embedded local Ray (no dashboard: it costs about 1 GB) or connect to ``address``."""
+    if ray.is_initialized():
+        return
+    kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": True}
+    if address:
+        kwargs["address"] = address
+    else:
+        kwargs["include_dashboard"] = False
+        # Workers must import the same code as the driver (an editable checkout or installed wheel).
+        kwargs["runtime_env"] = {"env_vars": {"PYTHONWARNINGS": "ignore::DeprecationWarning"}}
+    ray.init(**kwargs)
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = True
+    ctx.print_on_execution_start = False
+
+
+def shutdown_ray() -> None:
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def _actor_pool_size() -> int:
+    cpus = ray.cluster_resources().get("CPU", 1.0)
+    return max(1, int(cpus))
+
+
+class _StepActor:
+    """Holds one set-up Step per actor: the model loads once, not once per batch."""
+
+    def __init__(self, step: Step) -> None:
+        step.setup()
+        self.step = step
+
+    def __call__(self, table: pa.Table) -> pa.Table:
+        return self.step(table)
+
+
+def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None = None,
+         batch_size: int | None = None) -> ray.data.Dataset:
+    """The single call site of ``map_batches``."""
+    if actor_of is not None:
+        return ds.map_batches(
+            _StepActor,
+            fn_constructor_args=(actor_of,),
+            batch_format="pyarrow",
+            batch_size=batch_size,
+            compute=ray.data.ActorPoolStrategy(size=_actor_pool_size()),
+            num_cpus=ACTOR_CPUS,
+            num_gpus=actor_of.num_gpus or None,
+        )
+    return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)
+
+
+class RayDataset:
+    def __init__(self, ds: ray.data.Dataset) -> None:
+        self._ds = ds
+
+    @classmethod
+    def from_inputs(cls, paths: list[str], reader: Callable[[str], Iterator[pa.Table]]) -> RayDataset:
+        """One read task per input file; each yields bounded tables as it goes."""
+
+        def read(batch: pa.Table) -> Iterator[pa.Table]:
+            for path in batch.column("path").to_pylist():
+                yield from reader(path)
+
+        items = ray.data.from_items([{"path": p} for p in paths], override_num_blocks=max(1, len(paths)))
+        return cls(_map(items, read, batch_size=1))
+
+    def apply_step(self, step: Step) -> RayDataset:
+        if step.needs_actor:
+            return RayDataset(_map(self._ds, step, actor_of=step))
+        return RayDataset(_map(self._ds, step))
+
+    def map_batches(self, fn: TableFn) -> RayDataset:
+        return RayDataset(_map(self._ds, fn))
+
+    def map_groups(self, key: str, fn: TableFn) -> RayDataset:
+        # A hash shuffle on `key`; every group reaches `fn` whole, on whichever worker owns it.
+        return RayDataset(self._ds.groupby(key).map_groups(fn, batch_format="pyarrow"))
+
+    def union(self, other: Dataset) -> RayDataset:
+        if not isinstance(other, RayDataset):
+            raise TypeError("cannot union a Ray dataset with a local dataset")
+        return RayDataset(self._ds.union(other._ds))
+
+    def tables(self) -> Iterator[pa.Table]:
+        yield from self._ds.iter_batches(batch_format="pyarrow", batch_size=None)
+
+
+def cpu_count() -> int:
+    return len(os.sched_getaffinity(0))

@@ -1,0 +1,132 @@
+"""Input readers: WARC archives to Page rows, JSONL/Parquet corpora to Document rows.
+
+The runner calls three functions:
+
+- ``expand_inputs(paths)``: files, folders (searched recursively) and glob patterns to a sorted list
+  of absolute file paths;
+- ``input_kind(path)``: ``"page"`` or ``"document"``, from the file name alone;
+- ``read_input(path, batch_rows)``: record tables with exactly ``records.PAGE_SCHEMA`` or
+  ``records.DOCUMENT_SCHEMA``, at most ``batch_rows`` rows each.
+
+Reading never raises for bad data: a damaged file yields what could be read before the damage and
+one ``read.corrupt_input`` tombstone, a skipped record yields a tombstone with its reason, so that
+``stats.json`` accounts for every input record. Operational errors (a missing or unreadable file,
+an unsupported file type) do raise: they are the caller's mistake, not the data's.
+
+Accepted file names (case-insensitive):
+
+- pages: ``.warc``, ``.warc.gz`` (WARC 1.0/1.1, ISO 28500);
+- documents: ``.jsonl`` / ``.ndjson`` / ``.jsonlines``, each optionally ``.gz``, ``.bz2``, ``.zst`` or
+  ``.lz4`` compressed (the codecs ``pyarrow.input_stream(compression="detect")`` knows), and ``.parquet``.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+from collections.abc import Iterator
+
+import pyarrow as pa
+
+from pipelines.records import to_table
+
+PAGE_SUFFIXES = (".warc", ".warc.gz")
+_JSONL_BASES = (".jsonl", ".ndjson", ".jsonlines")
+_COMPRESSIONS = ("", ".gz", ".bz2", ".zst", ".lz4")
+DOCUMENT_SUFFIXES = (*(b + c for b in _JSONL_BASES for c in _COMPRESSIONS), ".parquet")
+_GLOB_CHARS = frozenset("*?[")
+
+__all__ = ["expand_inputs", "input_kind", "read_input", "stable_id"]
+
+
+def stable_id(key: str) -> str:
+    """A 24-hex-digit id derived from ``key`` (BLAKE2b, 12 bytes): same key, same id, on any machine."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def input_kind(path: str) -> str:
+    """``"page"`` for WARC files, ``"document"`` for JSONL/Parquet; ValueError for anything else."""
+    name = os.path.basename(path).lower()
+    if name.endswith(PAGE_SUFFIXES):
+        return "page"
+    if name.endswith(DOCUMENT_SUFFIXES):
+        return "document"
+    raise ValueError(
+        f"unsupported input file type: {path} (supported: {', '.join(PAGE_SUFFIXES)}, "
+        f"{', '.join(_JSONL_BASES)} [+ .gz/.bz2/.zst/.lz4], .parquet)"
+    )
+
+
+def _supported(path: str) -> bool:
+    try:
+        input_kind(path)
+    except ValueError:
+        return False
+    return True
+
+
+def _files_under(folder: str) -> list[str]:
+    """Supported files below ``folder``; other files (logs, CDX indexes, dot-files) are ignored."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [os.path.join(root, f) for f in files if not f.startswith(".") and _supported(f)]
+    return found
+
+
+def _expand_one(spec: str) -> list[str]:
+    path = os.path.expanduser(spec)
+    if _GLOB_CHARS & set(path):
+        matches = glob.glob(path, recursive=True)
+        if not matches:
+            raise FileNotFoundError(f"input pattern matches nothing: {spec}")
+    elif os.path.exists(path):
+        matches = [path]
+    else:
+        raise FileNotFoundError(f"input not found: {spec}")
+    out: list[str] = []
+    for match in matches:
+        if os.path.isdir(match):
+            under = _files_under(match)
+            if not under and match == path:
+                raise FileNotFoundError(f"no WARC, JSONL or Parquet files under input folder: {spec}")
+            out += under
+        else:
+            input_kind(match)  # an explicitly named (or glob-matched) file must be readable: raise if not
+            out.append(match)
+    return out
+
+
+def expand_inputs(paths: list[str]) -> list[str]:
+    """Files, folders (recursively) and globs -> sorted, de-duplicated absolute file paths.
+
+    Raises FileNotFoundError naming a path or pattern that matches nothing (or a folder holding no
+    input files), ValueError naming a file of an unsupported type.
+    """
+    found: set[str] = set()
+    for spec in paths:
+        found.update(os.path.abspath(p) for p in _expand_one(spec))
+    return sorted(found)
+
+
+def read_input(path: str, batch_rows: int = 256) -> Iterator[pa.Table]:
+    """Record tables of at most ``batch_rows`` rows; damage in the data becomes tombstone rows."""
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be >= 1, got {batch_rows}")
+    kind = input_kind(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"input not found: {path}")
+    # Imported here so that reading Parquet does not import warcio and vice versa.
+    if kind == "page":
+        from pipelines.readers.warc import iter_pages as rows
+    else:
+        from pipelines.readers.documents import iter_documents as rows
+    batch: list = []
+    for record in rows(path):
+        batch.append(record)
+        if len(batch) >= batch_rows:
+            yield to_table(batch, kind)
+            batch = []
+    if batch:
+        yield to_table(batch, kind)

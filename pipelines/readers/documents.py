@@ -1,0 +1,197 @@
+"""JSONL and Parquet corpora of documents to Document rows.
+
+Fields read from each JSON object / Parquet row (others are ignored; there is no free-form
+metadata on the wire):
+
+- ``text``: required, a string;
+- ``id``: optional string (an integer is accepted and written as its decimal string); when absent
+  the id is derived from ``<file name>@<line or row>``, so it is stable across runs;
+- ``url``, ``title``: optional strings;
+- ``fetched_at``: optional; an ISO 8601 string (``datetime.fromisoformat``, which in Python 3.11
+  accepts ``Z``), or a Parquet timestamp/date. Values without a zone are taken as UTC.
+
+``source`` is ``<file name>@<n>``: for JSONL ``n`` is the 1-based line number (as editors and
+``sed -n Np`` count), for Parquet the 0-based row index (as ``pyarrow`` and pandas count). Blank
+JSONL lines are skipped without a row.
+
+A line that is not a JSON object, or an object with a missing or mistyped field, becomes a
+``read.bad_record`` tombstone naming the problem, and reading goes on. A stream that cannot be
+read on (truncated or corrupt compression, a damaged Parquet page, a file that is not Parquet)
+ends with one ``read.corrupt_input`` tombstone after every row read before it.
+
+JSONL is read through ``pyarrow.input_stream(path, compression="detect")`` (gzip, bz2, zstd and
+lz4 by file extension); Parquet through ``ParquetFile.iter_batches``, a bounded number of rows at
+a time rather than the whole file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipelines.readers import stable_id
+from pipelines.records import Document
+
+log = logging.getLogger(__name__)
+
+FIELDS = ("id", "url", "fetched_at", "text", "title")
+PARQUET_BATCH_ROWS = 1024
+# pyarrow raises on a damaged compressed stream without handing over what it decoded in that read
+# call, so the buffer bounds the lines lost before a corrupt_input tombstone; bigger buys no speed.
+_READ_BUFFER = 64 * 1024
+_DETAIL_MAX = 200
+
+
+class _BadRecord(Exception):
+    """One record is unusable; the file reads on."""
+
+
+def iter_documents(path: str) -> Iterator[Document]:
+    """Document rows and tombstones of one JSONL or Parquet file, in file order; never raises for bad data."""
+    if path.lower().endswith(".parquet"):
+        yield from _parquet_rows(path)
+    else:
+        yield from _jsonl_rows(path)
+
+
+# -- JSONL ------------------------------------------------------------------------------------
+def _jsonl_rows(path: str) -> Iterator[Document]:
+    name = os.path.basename(path)
+    lineno = 0
+    try:
+        stream = pa.input_stream(path, compression="detect")
+    except Exception as exc:  # unreadable from the first byte, e.g. a bad compression header
+        yield _corrupt(name, 1, exc)
+        return
+    # NativeFile has no readline(); a BufferedReader adds it without reading the file into memory.
+    with io.BufferedReader(stream, _READ_BUFFER) as lines:
+        while True:
+            try:
+                line = lines.readline()
+            except Exception as exc:  # truncated or corrupt compressed stream: stop here
+                yield _corrupt(name, lineno + 1, exc)
+                return
+            if not line:
+                return
+            lineno += 1
+            if line.strip():
+                yield _from_json_line(line, name, lineno)
+
+
+def _from_json_line(line: bytes, name: str, lineno: int) -> Document:
+    source = f"{name}@{lineno}"
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return _bad(source, f"not JSON: {exc}")
+    if not isinstance(obj, dict):
+        return _bad(source, f"not a JSON object but {type(obj).__name__}")
+    return _document(obj, source)
+
+
+# -- Parquet ----------------------------------------------------------------------------------
+def _parquet_rows(path: str) -> Iterator[Document]:
+    name = os.path.basename(path)
+    try:
+        parquet = pq.ParquetFile(path)
+        columns = [c for c in FIELDS if c in parquet.schema_arrow.names]
+    except Exception as exc:  # not Parquet (bad magic, bad footer)
+        yield _corrupt(name, 0, exc)
+        return
+    row = 0
+    # One row group at a time: iter_batches over the whole file merges row groups into one batch,
+    # so damage in a later group would also cost the rows of the earlier ones.
+    for group in range(parquet.num_row_groups):
+        batches = parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, row_groups=[group], columns=columns)
+        while True:
+            try:
+                rows = next(batches).to_pylist()
+            except StopIteration:
+                break
+            except Exception as exc:  # a damaged page or column chunk: stop at the first row not read
+                yield _corrupt(name, row, exc)
+                return
+            for obj in rows:
+                yield _document(obj, f"{name}@{row}")
+                row += 1
+
+
+# -- shared -----------------------------------------------------------------------------------
+def _document(obj: dict[str, Any], source: str) -> Document:
+    try:
+        return Document(
+            id=_id(obj.get("id"), source),
+            url=_optional_str(obj, "url"),
+            source=source,
+            fetched_at=_fetched_at(obj.get("fetched_at")),
+            text=_text(obj),
+            title=_optional_str(obj, "title"),
+        )
+    except _BadRecord as exc:
+        return _bad(source, str(exc), url=obj.get("url"))
+
+
+def _text(obj: dict[str, Any]) -> str:
+    text = obj.get("text")
+    if isinstance(text, str):
+        return text
+    raise _BadRecord("no 'text' field" if text is None else f"'text' is {type(text).__name__}, not a string")
+
+
+def _id(value: Any, source: str) -> str:
+    if value is None:
+        return stable_id(source)
+    if isinstance(value, str) and value:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise _BadRecord(f"'id' is {type(value).__name__} {value!r:.40}, not a non-empty string")
+
+
+def _optional_str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise _BadRecord(f"{key!r} is {type(value).__name__}, not a string")
+
+
+def _fetched_at(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise _BadRecord(f"'fetched_at' {value!r:.40} is not an ISO 8601 date-time") from None
+    elif isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if not isinstance(value, datetime):
+        raise _BadRecord(f"'fetched_at' is {type(value).__name__}, not an ISO 8601 string")
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _bad(source: str, detail: str, url: Any = None) -> Document:
+    return Document(id=stable_id(source), url=url if isinstance(url, str) else None, source=source,
+                    dropped_by="read.bad_record", drop_detail=_short(detail))
+
+
+def _corrupt(name: str, position: int, exc: BaseException) -> Document:
+    source = f"{name}@{position}"
+    unit = "row" if name.lower().endswith(".parquet") else "line"
+    detail = f"at {unit} {position}: {type(exc).__name__}: {exc}"
+    log.warning("%s: damaged input %s", name, detail)
+    return Document(id=stable_id(source), url=None, source=source, dropped_by="read.corrupt_input",
+                    drop_detail=_short(detail))
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _DETAIL_MAX else text[: _DETAIL_MAX - 3] + "..."

@@ -1,0 +1,386 @@
+"""WARC files (WARC 1.0 and 1.1, ISO 28500) to Page rows, via warcio's ``ArchiveIterator``.
+
+Plain files and per-record gzip (WARC 1.1 Annex D.2: one gzip member per record, as Common Crawl
+and every archiving crawler write them) are read. A file that is one gzip stream around many
+records is reported as ``read.corrupt_input``: records cannot be addressed by offset in it, and
+``warcio recompress`` fixes it.
+
+What each record becomes (WARC 1.1 §6 names the record types):
+
+- ``response`` with HTTP status 200 and an HTML media type (``text/html``,
+  ``application/xhtml+xml``; sniffed per WHATWG MIME Sniffing §7.1 when the type is missing or
+  ``unknown/unknown``) -> a Page; ``source`` is ``<file name>@<record offset>`` (the compressed
+  offset for ``.warc.gz``, as in CDX indexes), ``id`` a hash of WARC-Record-ID.
+- other ``response`` records -> tombstones: ``read.redirect`` (3xx), ``read.http_status`` (any
+  other non-200; the detail is the code), ``read.non_html`` (the detail is the media type),
+  ``read.content_encoding`` (an HTTP Content-Encoding warcio cannot undo, so the bytes are not HTML).
+- ``revisit`` (§6.7): the original response in the same file is found by WARC-Refers-To (its
+  record id), WARC-Refers-To-Target-URI + WARC-Refers-To-Date, or WARC-Payload-Digest, and its
+  payload is re-read at its offset (only offsets are kept in memory, never HTML). The result is a
+  Page with the revisit's own id, URL and date. The revisit's HTTP headers decide status and type
+  when it has them, except a ``304 Not Modified`` (the server-not-modified profile, §6.7.3), which
+  defers to the original's. No original -> ``read.revisit_unresolved``.
+- ``request``, ``metadata``, ``warcinfo``, ``resource``, ``conversion``, ``continuation``: not
+  pages, no row.
+
+Damage: a record whose block ends before its Content-Length, is not followed by the CRLF CRLF
+separator (§4), cannot be parsed or decompressed, or is not a WARC record at all ends the file
+with one ``read.corrupt_input`` tombstone naming the error and the record's offset; everything
+before it has been yielded. An empty file is damage too: §4 defines a WARC file as one or more
+records. warcio itself is lenient (it prints gzip errors to stderr and returns short reads), so the
+length and separator checks here are what notice truncation and bit flips.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, BinaryIO
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader
+from warcio.limitreader import LimitReader
+
+from pipelines.readers import stable_id
+from pipelines.readers.charset import decode_html
+from pipelines.records import Page
+
+log = logging.getLogger(__name__)
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# WHATWG MIME Sniffing §7.1: these supplied types (and none at all) mean "unknown", so sniff.
+SNIFF_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
+# WHATWG MIME Sniffing §5.2: a resource header is at most 1445 bytes.
+SNIFF_BYTES = 1445
+# WHATWG MIME Sniffing §7.1 "identifying a resource with an unknown MIME type", HTML rows: the
+# pattern must be followed by a tag-terminating byte (space or ">"), after leading whitespace.
+_HTML_OPENERS = tuple(
+    t.encode()
+    for t in ("<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div", "<font",
+              "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--")
+)
+_IDENTITY_ENCODINGS = frozenset({"", "identity", "none"})
+_DRAIN = 1 << 16
+_DETAIL_MAX = 200
+
+
+class _Damage(Exception):
+    """The file is damaged at the current record."""
+
+
+@dataclass
+class _Http:
+    """The parts of an HTTP response header block that decide whether a capture is a page."""
+
+    status: int | None
+    content_type: str | None  # the header value, charset parameter included
+    media_type: str  # lower-cased essence, "" when absent
+    location: str | None
+    encoding: str  # lower-cased Content-Encoding, "" when absent
+
+
+def looks_like_html(head: bytes) -> bool:
+    """WHATWG MIME Sniffing §7.1 HTML patterns (a leading UTF-8 BOM is skipped as well)."""
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\t\n\x0c\r ")[:SNIFF_BYTES].lower()
+    for opener in _HTML_OPENERS:
+        if head.startswith(opener) and head[len(opener):len(opener) + 1] in (b" ", b">"):
+            return True
+    return False
+
+
+def parse_warc_date(value: str | None) -> datetime | None:
+    """WARC-Date (W3C-DTF, UTC; fractional seconds allowed since WARC 1.1) -> aware UTC datetime."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def _http(record: Any) -> _Http | None:
+    headers = record.http_headers
+    if headers is None:
+        return None
+    try:
+        status: int | None = int(headers.get_statuscode())
+    except (TypeError, ValueError):
+        status = None
+    content_type = headers.get_header("Content-Type")
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    encoding = (headers.get_header("Content-Encoding") or "").strip().lower()
+    return _Http(status, content_type, media_type, headers.get_header("Location"), encoding)
+
+
+def _status_verdict(http: _Http) -> tuple[str, str] | None:
+    """(reason, detail) when the status alone rules the capture out, else None."""
+    if http.status is None:
+        return "read.http_status", "unparseable status line"
+    if 300 <= http.status < 400:
+        return "read.redirect", _short(f"{http.status} -> {http.location or '?'}")
+    if http.status != 200:
+        return "read.http_status", str(http.status)
+    if http.encoding and http.encoding not in _decodable_encodings():
+        return "read.content_encoding", _short(http.encoding)
+    return None
+
+
+def _decodable_encodings() -> set[str]:
+    # warcio undoes gzip/deflate (and br when the brotli package is installed); for anything else
+    # (zstd, compress) it would hand back compressed bytes that no charset can turn into HTML.
+    return {*_IDENTITY_ENCODINGS, *BufferedReader.get_supported_decompressors()}
+
+
+def _type_verdict(http: _Http, head: bytes | None) -> tuple[str, str] | None:
+    """(reason, detail) when the media type rules the capture out; ``head`` None: payload not read yet."""
+    if http.media_type in HTML_TYPES:
+        return None
+    if http.media_type in SNIFF_TYPES and (head is None or looks_like_html(head)):
+        return None
+    return "read.non_html", http.media_type or "unknown"
+
+
+@dataclass
+class _Capture:
+    """An original response re-read for a revisit."""
+
+    record_id: str | None
+    http: _Http | None
+    payload: bytes
+
+
+class _Originals:
+    """Where this file's earlier responses are, so that revisits can borrow their payloads.
+
+    Only keys and offsets are kept; the payload is re-read from disk through a second handle, so
+    memory stays flat however many revisits a file holds.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fh: BinaryIO | None = None
+        self.by_id: dict[str, int] = {}
+        self.by_uri_date: dict[tuple[str, datetime], int] = {}
+        self.by_digest: dict[str, int] = {}
+
+    def add(self, record: Any, offset: int) -> None:
+        headers = record.rec_headers
+        if record_id := headers.get_header("WARC-Record-ID"):
+            self.by_id[record_id.strip()] = offset
+        uri, date = headers.get_header("WARC-Target-URI"), parse_warc_date(headers.get_header("WARC-Date"))
+        if uri and date:
+            self.by_uri_date[(uri, date)] = offset
+        if digest := _digest(headers.get_header("WARC-Payload-Digest")):
+            self.by_digest[digest] = offset
+
+    def find(self, revisit: Any) -> int | None:
+        headers = revisit.rec_headers
+        refers_to = (headers.get_header("WARC-Refers-To") or "").strip()
+        if refers_to in self.by_id:
+            return self.by_id[refers_to]
+        uri = headers.get_header("WARC-Refers-To-Target-URI")
+        date = parse_warc_date(headers.get_header("WARC-Refers-To-Date"))
+        if uri and date and (uri, date) in self.by_uri_date:
+            return self.by_uri_date[(uri, date)]
+        return self.by_digest.get(_digest(headers.get_header("WARC-Payload-Digest")) or "")
+
+    def read(self, offset: int) -> _Capture:
+        if self._fh is None:
+            self._fh = open(self.path, "rb")  # noqa: SIM115 - kept open across revisits, closed in close()
+        self._fh.seek(offset)
+        record = next(iter(ArchiveIterator(self._fh)))
+        return _Capture(record.rec_headers.get_header("WARC-Record-ID"), _http(record),
+                        record.content_stream().read())
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+
+def _digest(value: str | None) -> str | None:
+    # "sha1:ABC" and "SHA1:ABC" name the same digest; the value itself is compared as written.
+    if not value or ":" not in value:
+        return value.strip() if value else None
+    algorithm, _, encoded = value.strip().partition(":")
+    return f"{algorithm.lower()}:{encoded}"
+
+
+def _short(text: str) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= _DETAIL_MAX else text[: _DETAIL_MAX - 3] + "..."
+
+
+class _WarcFile:
+    """One pass over one WARC file, producing Page rows and tombstones."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = os.path.basename(path)
+        self.originals = _Originals(path)
+
+    def source(self, offset: int) -> str:
+        return f"{self.name}@{offset}"
+
+    def pages(self) -> Iterator[Page]:
+        if os.path.getsize(self.path) == 0:
+            yield self.corrupt(0, "empty file (a WARC file holds one or more records)")
+            return
+        with open(self.path, "rb") as fh:
+            try:
+                yield from self._scan(fh)
+            finally:
+                self.originals.close()
+
+    def _scan(self, fh: BinaryIO) -> Iterator[Page]:
+        archive = ArchiveIterator(fh)
+        records = iter(archive)
+        start = 0
+        while True:
+            # After _finish() below, archive.offset is where the next record starts. Inside a
+            # whole-file gzip warcio's arithmetic goes negative; that member began at the last start.
+            start = max(archive.offset, start)
+            try:
+                record = next(records)
+                row = self._row(record, start)
+                self._finish(archive, record)
+            except StopIteration:
+                # warcio takes an EOFError inside a record's headers for a clean end of file, so a
+                # file cut inside a header block would end quietly: check it was read to the end.
+                if _has_data_after(fh, start):
+                    what = "data after the last record cannot be parsed" if start else "no WARC record found"
+                    yield self.corrupt(start, f"{what} (cut inside a record header?)")
+                return
+            except Exception as exc:  # warcio raises a zoo of types for damage; all mean "stop here"
+                yield self.corrupt(start, _describe(exc))
+                return
+            if row is not None:
+                yield row
+
+    def _row(self, record: Any, offset: int) -> Page | None:
+        if record.format != "warc":
+            raise _Damage(f"not a WARC record ({record.format} format)")
+        _check_length(record)
+        if record.rec_type == "response":
+            self.originals.add(record, offset)
+            return self._response(record, offset)
+        if record.rec_type == "revisit":
+            return self._revisit(record, offset)
+        return None
+
+    def _finish(self, archive: ArchiveIterator, record: Any) -> None:
+        """Consume the rest of the record and its separator, raising _Damage if either is wrong."""
+        raw = record.raw_stream
+        while raw.read(_DRAIN):
+            pass
+        if isinstance(raw, LimitReader) and raw.limit > 0:
+            raise _Damage(f"record block ends {raw.limit} bytes short of its Content-Length (truncated?)")
+        errors = archive.err_count
+        archive.read_to_end()
+        if archive.err_count > errors:
+            raise _Damage("record not followed by CRLF CRLF (wrong Content-Length?)")
+
+    def _response(self, record: Any, offset: int) -> Page:
+        http = _http(record)
+        if http is None:  # dns:, whois: and other non-HTTP captures
+            media_type = (record.content_type or "").split(";", 1)[0].strip().lower()
+            return self.tombstone(record, offset, None, "read.non_html", media_type or "unknown")
+        verdict = _status_verdict(http) or _type_verdict(http, None)
+        if verdict:
+            return self.tombstone(record, offset, http, *verdict)
+        payload = record.content_stream().read()
+        verdict = _type_verdict(http, payload[:SNIFF_BYTES])
+        if verdict:
+            return self.tombstone(record, offset, http, *verdict)
+        return self.page(record, offset, http, payload)
+
+    def _revisit(self, record: Any, offset: int) -> Page:
+        own = _http(record)
+        governing = own if own is not None and own.status != 304 else None
+        if governing is not None:
+            verdict = _status_verdict(governing) or _type_verdict(governing, None)
+            if verdict:
+                return self.tombstone(record, offset, governing, *verdict)
+        original_offset = self.originals.find(record)
+        if original_offset is None:
+            return self.tombstone(record, offset, governing, "read.revisit_unresolved", _refers_to(record))
+        try:
+            original = self.originals.read(original_offset)
+        except Exception as exc:  # the original parsed once; failing now is its damage, not this file's end
+            detail = f"original at {original_offset}: {_describe(exc)}"
+            return self.tombstone(record, offset, governing, "read.revisit_unresolved", detail)
+        if governing is None:
+            if original.http is None:
+                return self.tombstone(record, offset, None, "read.non_html", "original has no HTTP headers")
+            governing = original.http
+            verdict = _status_verdict(governing)
+            if verdict:
+                return self.tombstone(record, offset, governing, *verdict)
+        verdict = _type_verdict(governing, original.payload[:SNIFF_BYTES])
+        if verdict:
+            return self.tombstone(record, offset, governing, *verdict)
+        return self.page(record, offset, governing, original.payload)
+
+    # -- rows -------------------------------------------------------------------------------
+    def _identity(self, record: Any, offset: int) -> dict[str, Any]:
+        headers = record.rec_headers
+        record_id = headers.get_header("WARC-Record-ID")
+        return {
+            "id": stable_id(record_id.strip() if record_id else self.source(offset)),
+            "url": headers.get_header("WARC-Target-URI"),
+            "source": self.source(offset),
+            "fetched_at": parse_warc_date(headers.get_header("WARC-Date")),
+        }
+
+    def page(self, record: Any, offset: int, http: _Http, payload: bytes) -> Page:
+        decoded = decode_html(payload, http.content_type)
+        return Page(**self._identity(record, offset), html=decoded.text, http_status=http.status,
+                    content_type=http.media_type or None, charset=decoded.charset)
+
+    def tombstone(self, record: Any, offset: int, http: _Http | None, reason: str, detail: str) -> Page:
+        return Page(**self._identity(record, offset), http_status=http.status if http else None,
+                    content_type=(http.media_type or None) if http else None,
+                    dropped_by=reason, drop_detail=_short(detail))
+
+    def corrupt(self, offset: int, detail: str) -> Page:
+        log.warning("%s: damaged at offset %d: %s", self.path, offset, detail)
+        return Page(id=stable_id(self.source(offset)), url=None, source=self.source(offset),
+                    dropped_by="read.corrupt_input", drop_detail=_short(f"at offset {offset}: {detail}"))
+
+
+def _check_length(record: Any) -> None:
+    # WARC 1.1 §5.6: Content-Length is mandatory; without it the record's end is unknowable.
+    value = record.rec_headers.get_header("Content-Length")
+    try:
+        valid = value is not None and int(value) >= 0
+    except ValueError:
+        valid = False
+    if not valid:
+        raise _Damage(f"missing or invalid Content-Length {value!r} (cut inside the header?)")
+
+
+def _has_data_after(fh: BinaryIO, offset: int) -> bool:
+    """Whether anything but whitespace follows ``offset`` in the file."""
+    fh.seek(offset)
+    return bool(fh.read(_DRAIN).strip())
+
+
+def _refers_to(record: Any) -> str:
+    names = ("WARC-Refers-To", "WARC-Refers-To-Target-URI", "WARC-Refers-To-Date", "WARC-Payload-Digest")
+    parts = [value for name in names if (value := record.rec_headers.get_header(name))]
+    return f"no original in this file for {' '.join(parts)}" if parts else "revisit names no original"
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, _Damage):
+        return str(exc)
+    # warcio's messages span lines (and quote raw bytes); one line of printable text is enough.
+    return f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}"
+
+
+def iter_pages(path: str) -> Iterator[Page]:
+    """Page rows and tombstones of one WARC file, in file order; never raises for bad data."""
+    yield from _WarcFile(path).pages()

@@ -1,0 +1,314 @@
+"""Record types and their hand-written Arrow schemas.
+
+Schemas are data, declared up front: the output schema of a pipeline is known before any row
+moves, nothing is inferred from the first batch, and there is no free-form metadata dict on the
+wire (the bug class datatrove's users report most). Each dataclass has a schema beside it and
+``tests/pipelines/test_records.py`` fails when the two disagree.
+
+Every record carries the identity fields (``id``, ``url``, ``source``, ``fetched_at``), the policy
+fields (``training_allowed`` and the ``policy_signals`` that decided it; null / empty for inputs
+that carry none, e.g. a Common Crawl WARC or a JSONL corpus) and the two framework fields
+``dropped_by`` / ``drop_detail``. A row with ``dropped_by`` set is a *tombstone*: it travels to
+the writer so that per-step statistics are computed from the data itself (exact under Ray task
+retries, identical on both runners), and in annotate mode it is written out for threshold tuning.
+
+The kind of a table is stored in its schema metadata (``winnow.kind``), so Parquet shards
+describe themselves to ``winnow inspect``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar
+
+import pyarrow as pa
+
+KIND_KEY = b"winnow.kind"
+
+# Identity and policy columns shared by every kind, in this order, first in every schema.
+COMMON_FIELDS: list[pa.Field] = [
+    pa.field("id", pa.string(), nullable=False),
+    pa.field("url", pa.string()),
+    pa.field("source", pa.string(), nullable=False),
+    pa.field("fetched_at", pa.timestamp("us", tz="UTC")),
+    pa.field("training_allowed", pa.bool_()),
+    pa.field("policy_signals", pa.list_(pa.string())),
+]
+# Framework columns, last in every schema.
+TAIL_FIELDS: list[pa.Field] = [
+    pa.field("dropped_by", pa.string()),
+    pa.field("drop_detail", pa.string()),
+]
+COMMON_NAMES = tuple(f.name for f in COMMON_FIELDS)
+TAIL_NAMES = tuple(f.name for f in TAIL_FIELDS)
+
+
+def _schema(kind: str, own: list[pa.Field]) -> pa.Schema:
+    return pa.schema([*COMMON_FIELDS, *own, *TAIL_FIELDS], metadata={KIND_KEY: kind.encode()})
+
+
+@dataclass
+class Page:
+    """One HTML capture as read from a WARC (or, later, straight from the crawler)."""
+
+    kind: ClassVar[str] = "page"
+    id: str
+    url: str | None
+    source: str
+    fetched_at: datetime | None = None
+    training_allowed: bool | None = None
+    policy_signals: list[str] = field(default_factory=list)
+    html: str | None = None
+    http_status: int | None = None
+    content_type: str | None = None
+    charset: str | None = None
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+PAGE_SCHEMA = _schema(
+    "page",
+    [
+        pa.field("html", pa.large_string()),
+        pa.field("http_status", pa.int32()),
+        pa.field("content_type", pa.string()),
+        pa.field("charset", pa.string()),
+    ],
+)
+
+
+@dataclass
+class Document:
+    """Extracted main text of one page (or one row of a JSONL/Parquet corpus)."""
+
+    kind: ClassVar[str] = "document"
+    id: str
+    url: str | None
+    source: str
+    fetched_at: datetime | None = None
+    training_allowed: bool | None = None
+    policy_signals: list[str] = field(default_factory=list)
+    text: str | None = None
+    title: str | None = None
+    lang: str | None = None
+    lang_score: float | None = None
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+DOCUMENT_SCHEMA = _schema(
+    "document",
+    [
+        pa.field("text", pa.large_string()),
+        pa.field("title", pa.string()),
+        pa.field("lang", pa.string()),
+        pa.field("lang_score", pa.float32()),
+    ],
+)
+
+
+@dataclass
+class ImageTextPair:
+    """An image of a page with its alt text and surrounding context; ``doc_id`` joins to Document.id."""
+
+    kind: ClassVar[str] = "image_text"
+    id: str
+    url: str | None
+    source: str
+    fetched_at: datetime | None = None
+    training_allowed: bool | None = None
+    policy_signals: list[str] = field(default_factory=list)
+    doc_id: str | None = None
+    image_url: str | None = None
+    alt: str | None = None
+    context: str | None = None
+    width: int | None = None
+    height: int | None = None
+    lang: str | None = None
+    lang_score: float | None = None
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+IMAGE_TEXT_SCHEMA = _schema(
+    "image_text",
+    [
+        pa.field("doc_id", pa.string()),
+        pa.field("image_url", pa.string()),
+        pa.field("alt", pa.string()),
+        pa.field("context", pa.string()),
+        pa.field("width", pa.int32()),
+        pa.field("height", pa.int32()),
+        pa.field("lang", pa.string()),
+        pa.field("lang_score", pa.float32()),
+    ],
+)
+
+
+@dataclass
+class Segment:
+    """One element of an interleaved document, in reading order."""
+
+    kind: str  # "text" | "image"
+    text: str | None = None
+    image_url: str | None = None
+    alt: str | None = None
+
+
+SEGMENT_TYPE = pa.struct(
+    [
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("text", pa.string()),
+        pa.field("image_url", pa.string()),
+        pa.field("alt", pa.string()),
+    ]
+)
+
+
+@dataclass
+class InterleavedDoc:
+    """A page's text blocks and images in reading order; shares its id with the page's Document."""
+
+    kind: ClassVar[str] = "interleaved"
+    id: str
+    url: str | None
+    source: str
+    fetched_at: datetime | None = None
+    training_allowed: bool | None = None
+    policy_signals: list[str] = field(default_factory=list)
+    title: str | None = None
+    segments: list[Segment] = field(default_factory=list)
+    lang: str | None = None
+    lang_score: float | None = None
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+INTERLEAVED_SCHEMA = _schema(
+    "interleaved",
+    [
+        pa.field("title", pa.string()),
+        pa.field("segments", pa.list_(SEGMENT_TYPE)),
+        pa.field("lang", pa.string()),
+        pa.field("lang_score", pa.float32()),
+    ],
+)
+
+# kind -> (record class, schema)
+KINDS: dict[str, tuple[type, pa.Schema]] = {
+    "page": (Page, PAGE_SCHEMA),
+    "document": (Document, DOCUMENT_SCHEMA),
+    "image_text": (ImageTextPair, IMAGE_TEXT_SCHEMA),
+    "interleaved": (InterleavedDoc, INTERLEAVED_SCHEMA),
+}
+# Output kinds and the folder each is written to under the output directory.
+OUTPUT_DIRS: dict[str, str] = {"document": "text", "image_text": "image_text", "interleaved": "interleaved"}
+
+
+def schema_of(kind: str) -> pa.Schema:
+    try:
+        return KINDS[kind][1]
+    except KeyError:
+        raise ValueError(f"unknown record kind {kind!r}; known: {sorted(KINDS)}") from None
+
+
+def kind_of(table_or_schema: pa.Table | pa.Schema) -> str:
+    schema = table_or_schema.schema if isinstance(table_or_schema, pa.Table) else table_or_schema
+    meta = schema.metadata or {}
+    if KIND_KEY in meta:
+        return meta[KIND_KEY].decode()
+    for kind, (_, known) in KINDS.items():
+        if schema.remove_metadata().equals(known.remove_metadata()):
+            return kind
+    raise ValueError(f"table is not a winnow record table (no {KIND_KEY.decode()} metadata): {schema.names}")
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_table(records: list[Any], kind: str) -> pa.Table:
+    """Records (dataclasses of ``kind``) to a table with exactly the declared schema."""
+    schema = schema_of(kind)
+    rows = [_plain(r) for r in records]
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _list_item_dataclass(annotation: Any) -> type | None:
+    """``list[Segment]`` -> Segment; anything else -> None."""
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        if dataclasses.is_dataclass(item):
+            return item
+    return None
+
+
+def from_table(table: pa.Table) -> list[Any]:
+    """A record table back to dataclass instances (for Step.process and notebooks)."""
+    cls = KINDS[kind_of(table)][0]
+    hints = typing.get_type_hints(cls)
+    nested = {name: item for name, hint in hints.items() if (item := _list_item_dataclass(hint))}
+    out = []
+    for row in table.to_pylist():
+        for name, item_cls in nested.items():
+            row[name] = [item_cls(**v) for v in row[name] or []]
+        out.append(cls(**row))
+    return out
+
+
+def empty_table(kind: str) -> pa.Table:
+    return schema_of(kind).empty_table()
+
+
+def conform(table: pa.Table, kind: str) -> pa.Table:
+    """Project ``table`` onto ``kind``'s schema: shared columns are kept, missing ones become null.
+
+    Used to carry tombstones across a step that changes the record kind (page -> document).
+    """
+    schema = schema_of(kind)
+    cols = []
+    for f in schema:
+        if f.name in table.column_names:
+            cols.append(table.column(f.name).cast(f.type))
+        else:
+            cols.append(pa.nulls(table.num_rows, f.type))
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def python_type_to_arrow_ok(annotation: Any, arrow_type: pa.DataType) -> bool:
+    """Whether a dataclass annotation matches an Arrow type (used by the schema/dataclass test)."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return len(args) == 1 and python_type_to_arrow_ok(args[0], arrow_type)
+    if annotation is str:
+        return pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
+    if annotation is bool:
+        return pa.types.is_boolean(arrow_type)
+    if annotation is int:
+        return pa.types.is_integer(arrow_type)
+    if annotation is float:
+        return pa.types.is_floating(arrow_type)
+    if annotation is datetime:
+        return pa.types.is_timestamp(arrow_type)
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        if not pa.types.is_list(arrow_type):
+            return False
+        value_type = arrow_type.value_type
+        if dataclasses.is_dataclass(item):
+            hints = typing.get_type_hints(item)
+            return pa.types.is_struct(value_type) and [value_type.field(i).name for i in
+                                                        range(value_type.num_fields)] == list(hints) and all(
+                python_type_to_arrow_ok(hints[value_type.field(i).name], value_type.field(i).type)
+                for i in range(value_type.num_fields)
+            )
+        return python_type_to_arrow_ok(item, value_type)
+    return False

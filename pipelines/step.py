@@ -1,0 +1,169 @@
+"""The Step / Stage protocol: one small class serves tests, notebooks, the local runner and Ray.
+
+A ``Step`` works record by record (``process``) or batch by batch (``process_batch``); a ``Stage``
+works on the whole dataset (dedup clustering). ``__init__`` only stores parameters: the object is
+pickled to every worker. Models load in ``setup()``, called once per process or Ray actor; a step
+runs in an actor pool iff it overrides ``setup`` or asks for a GPU (NeMo Curator's rule).
+
+The framework-owned ``Step.__call__(pyarrow.Table) -> pyarrow.Table`` hands only live rows to the
+step, turns ``Drop("reason")`` into a tombstone row with ``dropped_by = "<step>.<reason>"``, turns
+any other exception on one record into ``<step>.error`` (counted, logged once, never fatal for the
+batch), and enforces the declared output schema. Drop reasons are short snake_case strings
+(datatrove's convention).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, ClassVar
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipelines.records import COMMON_NAMES, TAIL_NAMES, conform, from_table, kind_of, to_table
+
+log = logging.getLogger(__name__)
+
+_REASON = re.compile(r"^[a-z0-9_]+$")
+
+
+class Drop(Exception):
+    """Raised by ``Step.process`` to drop a record; ``reason`` is a short snake_case string."""
+
+    def __init__(self, reason: str, detail: str | None = None) -> None:
+        if not _REASON.match(reason):
+            raise ValueError(f"drop reason must be snake_case, got {reason!r}")
+        super().__init__(reason if detail is None else f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class _Component:
+    """What the runner binds onto every step and stage after construction."""
+
+    input_kind: ClassVar[str] = "document"
+    output_kind: ClassVar[str | None] = None  # None: same as input_kind
+    default_name: ClassVar[str | None] = None
+
+    name: str
+    annotate: bool = False
+
+    def bind(self, name: str | None = None, annotate: bool = False) -> None:
+        self.name = name or self.default_name or _snake(type(self).__name__)
+        self.annotate = annotate
+
+    @property
+    def produces(self) -> str:
+        return self.output_kind or self.input_kind
+
+    def _name(self) -> str:
+        return getattr(self, "name", None) or self.default_name or _snake(type(self).__name__)
+
+
+class Step(_Component):
+    """Per-record (or per-batch) transformation of one record kind.
+
+    Subclasses override ``process`` (one record in; the record, a list of records, or
+    ``raise Drop(reason)``) or ``process_batch`` for vectorised/model work.
+    """
+
+    num_gpus: ClassVar[float] = 0.0
+
+    def setup(self) -> None:
+        """Load models here (once per process / actor), never in ``__init__``."""
+
+    def process(self, record: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must override process or process_batch")
+
+    def process_batch(self, records: list[Any]) -> list[Any]:
+        """One result per input record: a record, a list of records, or a ``Drop`` instance."""
+        out: list[Any] = []
+        for record in records:
+            try:
+                out.append(self.process(record))
+            except Drop as drop:
+                out.append(drop)
+            except Exception as exc:  # one bad record must not lose the batch: count it, log it
+                log.warning("step %s failed on record %s: %s: %s", self._name(), getattr(record, "id", "?"),
+                            type(exc).__name__, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+                out.append(Drop("error", f"{type(exc).__name__}: {exc}"))
+        return out
+
+    @property
+    def needs_actor(self) -> bool:
+        return type(self).setup is not Step.setup or self.num_gpus > 0
+
+    # -- framework ------------------------------------------------------------------------
+    def __call__(self, table: pa.Table) -> pa.Table:
+        kind = kind_of(table)
+        if kind != self.input_kind:
+            # Other record kinds pass through untouched: a text filter does not see image pairs.
+            return table
+        name = self._name()
+        live_mask = pc.is_null(table.column("dropped_by"))
+        live = table.filter(live_mask)
+        dead = table.filter(pc.invert(live_mask))
+        records = from_table(live)
+        try:
+            results = self.process_batch(records)
+        except Exception as exc:  # a bug or a model failure on the whole batch: drop it, counted
+            log.exception("step %s failed on a batch of %d records", name, len(records))
+            results = [Drop("error", f"{type(exc).__name__}: {exc}")] * len(records)
+        if len(results) != len(records):
+            raise RuntimeError(f"{name}.process_batch returned {len(results)} results for {len(records)} records")
+
+        kept: list[Any] = []
+        dropped: list[Any] = []
+        reasons: list[tuple[str, str | None]] = []
+        for record, result in zip(records, results, strict=True):
+            if isinstance(result, Drop):
+                dropped.append(record)
+                reasons.append((f"{name}.{result.reason}", result.detail))
+            elif isinstance(result, list):
+                kept.extend(result)
+            elif result is None:
+                raise RuntimeError(f"{name}.process returned None; return the record or raise Drop")
+            else:
+                kept.append(result)
+
+        out_kind = self.produces
+        parts = [to_table(kept, out_kind)]
+        if dropped:
+            parts.append(self._tombstones(dropped, reasons, kind, out_kind))
+        if dead.num_rows:
+            parts.append(dead if out_kind == kind else conform(_thin(dead), out_kind))
+        return pa.concat_tables(parts)
+
+    def _tombstones(self, records: list[Any], reasons: list[tuple[str, str | None]], in_kind: str,
+                    out_kind: str) -> pa.Table:
+        for record, (reason, detail) in zip(records, reasons, strict=True):
+            record.dropped_by = reason
+            record.drop_detail = detail
+        table = to_table(records, in_kind)
+        if self.annotate and in_kind == out_kind:
+            return table  # full rows, for tuning thresholds
+        return conform(_thin(table), out_kind)
+
+
+def _thin(table: pa.Table) -> pa.Table:
+    """Identity, policy and drop columns only: a tombstone costs bytes, not the page."""
+    return table.select([n for n in (*COMMON_NAMES, *TAIL_NAMES) if n in table.column_names])
+
+
+class Stage(_Component):
+    """Whole-dataset work (e.g. dedup clustering): ``run(dataset) -> dataset``.
+
+    ``dataset`` is a ``pipelines.dataset.Dataset`` (local or Ray); write it once against that
+    interface and it runs on both runners. ``state_dir`` is a folder in the output that persists
+    across waves and runs (for indexes such as the exact-dedup hash set).
+    """
+
+    state_dir: str | None = None
+
+    def run(self, dataset: Any) -> Any:
+        raise NotImplementedError

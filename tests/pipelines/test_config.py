@@ -1,0 +1,56 @@
+import textwrap
+
+import pytest
+
+from pipelines.config import ConfigError, load_config
+
+
+def write(tmp_path, body):
+    path = tmp_path / "p.yaml"
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+def test_bundled_default_loads():
+    config = load_config("default")
+    assert [s.name for s in config.steps] == ["extract", "langid", "exact_dedup"]
+    config.check_kinds({"page", "document"})
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("steps:\n  - use: filters.langid.LanguageIDD\n", "has no class 'LanguageIDD'"),
+        ("steps:\n  - use: filters.nope.X\n", "no module 'filters.nope'"),
+        ("steps:\n  - use: filters.langid.LanguageID\n    with: {min_scor: 0.5}\n", "min_scor"),
+        ("steps:\n  - use: filters.langid.LanguageID\n    with: {min_score: 7}\n", "min_score"),
+        ("steps:\n  - use: filters.langid.LanguageID\n    wiht: {}\n", "unknown key"),
+        ("steps:\n  - use: pathlib.Path\n", "not a winnow Step"),
+        ("steps: []\n", "non-empty list"),
+        ("stepz:\n  - use: filters.langid.LanguageID\n", "unknown top-level"),
+        ("steps:\n  - use: filters.langid.LanguageID\n  - use: filters.langid.LanguageID\n", "unique"),
+        ("steps: [\n", "not valid YAML"),
+    ],
+)
+def test_bad_configs_name_the_problem(tmp_path, body, message):
+    with pytest.raises(ConfigError, match=message) as err:
+        load_config(write(tmp_path, body))
+    assert "p.yaml" in str(err.value)
+
+
+def test_step_number_is_named(tmp_path):
+    body = "steps:\n  - use: filters.langid.LanguageID\n  - use: dedup.exact.ExactDedupp\n"
+    with pytest.raises(ConfigError, match=r"step 2 \(dedup.exact.ExactDedupp\)"):
+        load_config(write(tmp_path, body))
+
+
+def test_pages_without_extract_are_refused(tmp_path):
+    config = load_config(write(tmp_path, "steps:\n  - use: dedup.exact.ExactDedup\n"))
+    config.check_kinds({"document"})
+    with pytest.raises(ConfigError, match="extract step"):
+        config.check_kinds({"page"})
+
+
+def test_missing_config_file():
+    with pytest.raises(ConfigError, match="not found"):
+        load_config("/nonexistent/pipeline.yaml")
