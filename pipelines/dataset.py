@@ -33,6 +33,10 @@ class Dataset(Protocol):
 
     def union(self, other: Dataset) -> Dataset: ...
 
+    def rebatch(self, max_rows: int) -> Dataset:
+        """Combine small batches (up to ``max_rows`` rows) so that shards are not tiny."""
+        ...
+
     def tables(self) -> Iterator[pa.Table]:
         """Execute and stream the result tables to the caller."""
         ...
@@ -71,6 +75,21 @@ class LocalDataset:
             yield from other._tables
 
         return LocalDataset(chain())
+
+    def rebatch(self, max_rows: int) -> LocalDataset:
+        def gathered() -> Iterator[pa.Table]:
+            buf: list[pa.Table] = []
+            n = 0
+            for table in self._tables:
+                buf.append(table)
+                n += table.num_rows
+                if n >= max_rows:
+                    yield pa.concat_tables(buf)
+                    buf, n = [], 0
+            if buf:
+                yield pa.concat_tables(buf)
+
+        return LocalDataset(gathered())
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._tables

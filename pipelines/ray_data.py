@@ -15,7 +15,8 @@ changed twice across releases. Facts this module relies on (measured on 2-CPU ma
 from __future__ import annotations
 
 import logging
-import os
+import math
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,9 +28,12 @@ from pipelines.dataset import Dataset, TableFn
 from pipelines.step import Step
 
 log = logging.getLogger(__name__)
+# Small inputs give an actor pool fewer blocks than actors; Ray warns about it on every run.
+warnings.filterwarnings("ignore", message="The minimum number of concurrent actors")
 
 # Fraction of a CPU each actor reserves; leaves room for read and write tasks on small machines.
 ACTOR_CPUS = 0.5
+SHUFFLE_PARTITIONS_PER_CPU = 4
 
 
 def init_ray(address: str | None = None) -> None:
@@ -111,7 +115,18 @@ class RayDataset:
 
     def map_groups(self, key: str, fn: TableFn) -> RayDataset:
         # A hash shuffle on `key`; every group reaches `fn` whole, on whichever worker owns it.
-        return RayDataset(self._ds.groupby(key).map_groups(fn, batch_format="pyarrow"))
+        # Ray's default of 200 partitions makes 200 tiny blocks on small inputs; a few per CPU suffice.
+        partitions = max(1, int(ray.cluster_resources().get("CPU", 1)) * SHUFFLE_PARTITIONS_PER_CPU)
+        return RayDataset(self._ds.groupby(key, num_partitions=partitions).map_groups(fn, batch_format="pyarrow"))
+
+    def rebatch(self, max_rows: int) -> RayDataset:
+        # After a shuffle the wave is spread over many small blocks, and streaming repartition
+        # (target_num_rows_per_block) does not merge them across tasks. Materialise the wave (it is in
+        # the object store after the shuffle anyway; Ray spills it to disk when it must) and split it
+        # into as few blocks as the row bound allows, without another shuffle.
+        ds = self._ds.materialize()
+        blocks = max(1, math.ceil(ds.count() / max_rows))
+        return RayDataset(ds.repartition(blocks, shuffle=False))
 
     def union(self, other: Dataset) -> RayDataset:
         if not isinstance(other, RayDataset):
@@ -121,6 +136,3 @@ class RayDataset:
     def tables(self) -> Iterator[pa.Table]:
         yield from self._ds.iter_batches(batch_format="pyarrow", batch_size=None)
 
-
-def cpu_count() -> int:
-    return len(os.sched_getaffinity(0))

@@ -204,9 +204,7 @@ def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str]) -> l
                          compression_level=opts.config.output.get("compression_level", 3))
     tallies: list[dict[str, Any]] = []
     for ds in by_kind.values():
-        if opts.local:
-            ds = _rebatch(ds, writer.max_rows)
-        for table in ds.map_batches(writer).tables():
+        for table in ds.rebatch(writer.max_rows).map_batches(writer).tables():
             tallies.extend(table.to_pylist())
     return tallies
 
@@ -228,23 +226,3 @@ def _source(opts: RunOptions, paths: list[str]) -> Dataset:
         bar.close()
 
     return LocalDataset(tables())
-
-
-def _rebatch(ds: Dataset, max_rows: int) -> LocalDataset:
-    """Local batches are small (reader-sized); gather them so shards are not tiny."""
-
-    def gathered() -> Iterator[pa.Table]:
-        buf: list[pa.Table] = []
-        n = 0
-        for table in ds.tables():
-            buf.append(table)
-            n += table.num_rows
-            if n >= max_rows:
-                yield pa.concat_tables(buf)
-                buf, n = [], 0
-        if buf:
-            yield pa.concat_tables(buf)
-
-    return LocalDataset(gathered())
-
-
