@@ -41,6 +41,34 @@ def _parser() -> argparse.ArgumentParser:
                      help="input files processed (and committed) together; the unit of resumption (default 16)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
 
+    crawl = sub.add_parser(
+        "crawl",
+        help="crawl seed URLs into WARC files",
+        description="Polite, robots.txt- and opt-out-aware crawl of the seeds' hosts into WARC files "
+        "(request, response and a metadata record with the training-use verdict per page). "
+        "Then: winnow run CONFIG --input DIR.",
+    )
+    crawl.add_argument("seeds", nargs="*", metavar="SEED", help="seed URLs")
+    crawl.add_argument("-f", "--seed-file", metavar="FILE", help="a file of seed URLs, one per line (# comments)")
+    crawl.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for WARC files and crawl state")
+    crawl.add_argument("--max-pages", type=int, default=1000, help="pages to fetch at most (default 1000)")
+    crawl.add_argument("--max-depth", type=int, default=3, help="link depth from the seeds (default 3)")
+    crawl.add_argument("--max-pages-per-host", type=int, default=0, help="pages per host at most (default: no cap)")
+    crawl.add_argument("--sitemaps", action="store_true", help="also queue pages from sitemaps listed in robots.txt")
+    crawl.add_argument("--bot-name", default="winnowbot", help="product token in the User-Agent (default winnowbot)")
+    crawl.add_argument("--training-token", default="",
+                       help="robots.txt token that controls training use (default: <bot-name>-Extended)")
+    crawl.add_argument("--contact-url", default="", help="URL where site owners can reach you (required for "
+                       "public crawls; goes into the User-Agent)")
+    crawl.add_argument("--allow-private", action="store_true",
+                       help="allow loopback/private addresses (local tests and the demo)")
+    crawl.add_argument("--languages", default="", metavar="en,fr",
+                       help="target languages: hosts estimated to be off-target are deprioritised")
+    crawl.add_argument("--resume", action="store_true", help="continue the crawl in --output after a stop or a kill")
+    crawl.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="any Scrapy or winnow setting, e.g. -s DOWNLOAD_DELAY=0.5 (repeatable)")
+    crawl.add_argument("--no-progress", action="store_true", help="no progress bar")
+
     insp = sub.add_parser("inspect", help="summarise output shards",
                           description="Row count, schema, language counts and sample rows of a shard, "
                           "a shard folder (out/text) or a whole output folder.")
@@ -91,6 +119,41 @@ def _print_summary(stats: dict, output: Path) -> None:
         print(f"error: {err}")
 
 
+def _cmd_crawl(args: argparse.Namespace) -> int:
+    from crawler.run import CrawlConfigError, CrawlOptions, crawl
+
+    seeds = list(args.seeds)
+    if args.seed_file:
+        try:
+            lines = Path(args.seed_file).read_text().splitlines()
+        except OSError as exc:
+            print(f"winnow crawl: cannot read seed file: {exc}", file=sys.stderr)
+            return 2
+        seeds += [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    overrides = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            print(f"winnow crawl: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        overrides[key] = value
+    opts = CrawlOptions(
+        seeds=seeds, output=Path(args.output), max_pages=args.max_pages, max_depth=args.max_depth,
+        max_pages_per_host=args.max_pages_per_host, sitemaps=args.sitemaps, bot_name=args.bot_name,
+        contact_url=args.contact_url, training_token=args.training_token, allow_private=args.allow_private,
+        languages=[x.strip() for x in args.languages.split(",") if x.strip()], resume=args.resume,
+        progress=not args.no_progress, overrides=overrides)
+    try:
+        stats = crawl(opts)
+    except CrawlConfigError as exc:
+        print(f"winnow crawl: {exc}", file=sys.stderr)
+        return 2
+    print(f"\n{opts.output}: {stats.get('winnow/pages', 0)} pages in {stats.get('winnow/warc/files', 0)} WARC file(s), "
+          f"{stats.get('winnow/hosts', 0)} host(s), training allowed {stats.get('winnow/verdict/training_allowed', 0)}, "
+          f"denied {stats.get('winnow/verdict/training_denied', 0)}; finish: {stats.get('finish_reason')}")
+    return 0
+
+
 def _cmd_inspect(args: argparse.Namespace) -> int:
     from pipelines.inspect_output import inspect_path
 
@@ -108,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    commands = {"run": _cmd_run, "inspect": _cmd_inspect}
+    commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect}
     return commands[args.command](args)
 
 

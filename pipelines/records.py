@@ -66,6 +66,7 @@ class Page:
     http_status: int | None = None
     content_type: str | None = None
     charset: str | None = None
+    images_allowed: bool | None = None  # False on noimageai: the text may be used, its images not
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -77,6 +78,7 @@ PAGE_SCHEMA = _schema(
         pa.field("http_status", pa.int32()),
         pa.field("content_type", pa.string()),
         pa.field("charset", pa.string()),
+        pa.field("images_allowed", pa.bool_()),
     ],
 )
 

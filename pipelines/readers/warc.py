@@ -20,8 +20,11 @@ What each record becomes (WARC 1.1 §6 names the record types):
   Page with the revisit's own id, URL and date. The revisit's HTTP headers decide status and type
   when it has them, except a ``304 Not Modified`` (the server-not-modified profile, §6.7.3), which
   defers to the original's. No original -> ``read.revisit_unresolved``.
-- ``request``, ``metadata``, ``warcinfo``, ``resource``, ``conversion``, ``continuation``: not
-  pages, no row.
+- ``metadata`` records written by winnow's crawler (``application/warc-fields`` with
+  ``winnow-*`` fields, ``WARC-Concurrent-To`` the response) carry the crawl-time policy verdict:
+  ``training_allowed``, ``images_allowed`` and ``policy_signals`` are set on that response's Page.
+  Other metadata records are ignored.
+- ``request``, ``warcinfo``, ``resource``, ``conversion``, ``continuation``: not pages, no row.
 
 Damage: a record whose block ends before its Content-Length, is not followed by the CRLF CRLF
 separator (§4), cannot be parsed or decompressed, or is not a WARC record at all ends the file
@@ -65,6 +68,7 @@ _HTML_OPENERS = tuple(
 _IDENTITY_ENCODINGS = frozenset({"", "identity", "none"})
 _DRAIN = 1 << 16
 _DETAIL_MAX = 200
+METADATA_MAX_BYTES = 1 << 20
 
 
 class _Damage(Exception):
@@ -236,6 +240,13 @@ class _WarcFile:
                 self.originals.close()
 
     def _scan(self, fh: BinaryIO) -> Iterator[Page]:
+        # The crawler writes a page's metadata record right after its response, so the last page
+        # is held back until the next record shows whether it carries a verdict.
+        held: list[tuple[str | None, Page]] = []
+        yield from self._scan_records(fh, held)
+        yield from _release(held)
+
+    def _scan_records(self, fh: BinaryIO, held: list[tuple[str | None, Page]]) -> Iterator[Page]:
         archive = ArchiveIterator(fh)
         records = iter(archive)
         start = 0
@@ -245,6 +256,10 @@ class _WarcFile:
             start = max(archive.offset, start)
             try:
                 record = next(records)
+                if record.rec_type == "metadata":
+                    _apply_verdict(record, held)
+                    self._finish(archive, record)
+                    continue
                 row = self._row(record, start)
                 self._finish(archive, record)
             except StopIteration:
@@ -252,13 +267,16 @@ class _WarcFile:
                 # file cut inside a header block would end quietly: check it was read to the end.
                 if _has_data_after(fh, start):
                     what = "data after the last record cannot be parsed" if start else "no WARC record found"
+                    yield from _release(held)
                     yield self.corrupt(start, f"{what} (cut inside a record header?)")
                 return
             except Exception as exc:  # warcio raises a zoo of types for damage; all mean "stop here"
+                yield from _release(held)
                 yield self.corrupt(start, _describe(exc))
                 return
             if row is not None:
-                yield row
+                yield from _release(held)
+                held[:] = [((record.rec_headers.get_header("WARC-Record-ID") or "").strip(), row)]
 
     def _row(self, record: Any, offset: int) -> Page | None:
         if record.format != "warc":
@@ -349,6 +367,40 @@ class _WarcFile:
         log.warning("%s: damaged at offset %d: %s", self.path, offset, detail)
         return Page(id=stable_id(self.source(offset)), url=None, source=self.source(offset),
                     dropped_by="read.corrupt_input", drop_detail=_short(f"at offset {offset}: {detail}"))
+
+
+def _release(held: list[tuple[str | None, Page]]) -> Iterator[Page]:
+    pages = [page for _, page in held]
+    held.clear()
+    yield from pages
+
+
+def _apply_verdict(record: Any, held: list[tuple[str | None, Page]]) -> None:
+    """Copy a winnow metadata record's verdict onto the held page it refers to."""
+    if not held or (record.content_type or "").split(";")[0].strip() != "application/warc-fields":
+        return
+    refers = (record.rec_headers.get_header("WARC-Concurrent-To") or record.rec_headers.get_header("WARC-Refers-To")
+              or "").strip()
+    record_id, page = held[-1]
+    if not refers or refers != record_id or page.dropped_by:
+        return
+    fields = parse_warc_fields(record.content_stream().read(METADATA_MAX_BYTES))
+    if "winnow-training-allowed" not in fields:
+        return
+    page.training_allowed = fields["winnow-training-allowed"][0] == "yes"
+    if "winnow-images-allowed" in fields:
+        page.images_allowed = fields["winnow-images-allowed"][0] == "yes"
+    page.policy_signals = list(fields.get("winnow-signal", []))
+
+
+def parse_warc_fields(data: bytes) -> dict[str, list[str]]:
+    """``application/warc-fields`` (WARC 1.1 §6.8): ``name: value`` lines; a name may repeat."""
+    fields: dict[str, list[str]] = {}
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip():
+            fields.setdefault(name.strip().lower(), []).append(value.strip())
+    return fields
 
 
 def _check_length(record: Any) -> None:

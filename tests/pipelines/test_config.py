@@ -13,7 +13,7 @@ def write(tmp_path, body):
 
 def test_bundled_default_loads():
     config = load_config("default")
-    assert [s.name for s in config.steps] == ["extract", "langid", "exact_dedup"]
+    assert [s.name for s in config.steps] == ["opt_out", "extract", "langid", "exact_dedup"]
     config.check_kinds({"page", "document"})
 
 

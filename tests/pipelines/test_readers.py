@@ -126,6 +126,7 @@ def test_html_response_becomes_page(tmp_path: Path) -> None:
         "http_status": 200,
         "content_type": "text/html",
         "charset": "utf-8",
+        "images_allowed": None,
         "dropped_by": None,
         "drop_detail": None,
     }

@@ -1,0 +1,118 @@
+"""Politeness beyond Scrapy's defaults: Retry-After, backoff, and a per-host error budget.
+
+- 429 Too Many Requests and 503 Service Unavailable mean "slow down" (RFC 9110 §10.2.3 and
+  RFC 6585 §4): the host is paused until the ``Retry-After`` time (delta-seconds or an HTTP-date),
+  or, without one, for an exponential backoff (base 2 s, doubling), and the request is retried up
+  to ``WINNOW_RETRY_TIMES``. A Retry-After longer than ``WINNOW_RETRY_AFTER_MAX`` gives the
+  request up (counted) instead of holding the crawl hostage.
+- Every host has an error budget: after ``WINNOW_HOST_ERROR_BUDGET`` consecutive failures
+  (connection errors, timeouts, 5xx) the host is parked: its remaining requests are skipped and
+  counted, not hammered. A success resets the count.
+
+Scrapy's own RetryMiddleware ignores Retry-After; this middleware sits on the downloader side of
+it, so 429/503 responses are handled here first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy.exceptions import IgnoreRequest
+
+log = logging.getLogger(__name__)
+
+SLOW_DOWN = frozenset({429, 503})
+BACKOFF_BASE_SECONDS = 2.0
+
+
+def retry_after_seconds(value: str | bytes | None, now: float | None = None) -> float | None:
+    """Parse a Retry-After value (RFC 9110 §10.2.3) into seconds from now; None when absent/invalid."""
+    if value is None:
+        return None
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    text = text.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def host_key(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+class PolitenessMiddleware:
+    def __init__(self, crawler: Any) -> None:
+        settings = crawler.settings
+        self.stats = crawler.stats
+        self.retry_times = settings.getint("WINNOW_RETRY_TIMES", 3)
+        self.retry_after_max = settings.getfloat("WINNOW_RETRY_AFTER_MAX", 300.0)
+        self.error_budget = settings.getint("WINNOW_HOST_ERROR_BUDGET", 10)
+        self._not_before: dict[str, float] = {}
+        self._failures: dict[str, int] = {}
+        self._parked: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> PolitenessMiddleware:
+        return cls(crawler)
+
+    async def process_request(self, request: Any) -> None:
+        host = host_key(request.url)
+        if host in self._parked:
+            self.stats.inc_value("winnow/politeness/parked_host_skips")
+            request.meta["winnow_skip_reason"] = "politeness.host_parked"
+            raise IgnoreRequest(f"host parked after {self.error_budget} consecutive errors: {host}")
+        wait = self._not_before.get(host, 0.0) - time.monotonic()
+        if wait > 0:
+            # Waiting here holds only this request; other hosts' requests go on.
+            await asyncio.sleep(wait)
+
+    def process_response(self, request: Any, response: Any) -> Any:
+        host = host_key(request.url)
+        if response.status in SLOW_DOWN:
+            return self._slow_down(request, response, host)
+        if response.status >= 500:
+            self._failed(host)
+        else:
+            self._failures.pop(host, None)
+        return response
+
+    def process_exception(self, request: Any, exception: BaseException) -> None:
+        if not isinstance(exception, IgnoreRequest):
+            self._failed(host_key(request.url))
+
+    def _slow_down(self, request: Any, response: Any, host: str) -> Any:
+        attempt = request.meta.get("winnow_slow_down_retries", 0)
+        delay = retry_after_seconds(response.headers.get(b"Retry-After"))
+        if delay is None:
+            delay = BACKOFF_BASE_SECONDS * (2**attempt)
+        self.stats.inc_value(f"winnow/politeness/status_{response.status}")
+        if delay > self.retry_after_max or attempt >= self.retry_times:
+            self.stats.inc_value("winnow/politeness/gave_up")
+            self._failed(host)
+            return response
+        self._not_before[host] = max(self._not_before.get(host, 0.0), time.monotonic() + delay)
+        log.info("%s answered %d; pausing the host %.1f s (retry %d)", host, response.status, delay, attempt + 1)
+        retry = request.replace(dont_filter=True)
+        retry.meta["winnow_slow_down_retries"] = attempt + 1
+        retry.priority = request.priority + 1
+        return retry
+
+    def _failed(self, host: str) -> None:
+        count = self._failures.get(host, 0) + 1
+        self._failures[host] = count
+        if count >= self.error_budget and host not in self._parked:
+            self._parked.add(host)
+            self.stats.inc_value("winnow/politeness/parked_hosts")
+            log.warning("parking %s after %d consecutive errors", host, count)

@@ -1,0 +1,551 @@
+"""robots.txt parsing and matching per RFC 9309, plus the AI-preferences ``Content-Usage`` rule.
+
+Pure Python, no Scrapy imports: the downloader middleware (`crawler.robots_middleware`) and anyone checking a
+URL offline (`is_allowed`) run exactly this code.
+
+Why not Protego (Scrapy's parser): Protego selects a group whose name is a *prefix* of the crawler's token, so
+rules written for ``winnowbot`` would also bind ``winnowbot-Extended``. RFC 9309 §2.2.1 (and Google's reference
+parser) apply a group only when its product token equals the crawler's token, case-insensitively, and otherwise
+the ``*`` group. That difference decides the training opt-out, so matching is implemented here.
+
+Rules implemented, with their source:
+
+- Lines: CR, LF and CRLF all end a line (RFC 9309 §2.2 ABNF ``NL``); ``#`` starts a comment (§2.2.3); keys are
+  case-insensitive (§2.2); a UTF-8 byte order mark at the start is skipped (Google robotstxt, robots.cc).
+- Groups (§2.1, §2.2.1): one or more user-agent lines followed by rules; a user-agent line after a rule starts a
+  new group; rules before the first user-agent line are ignored (§2.2.2); every group naming the token is merged;
+  the ``*`` groups apply only when no group names the token; no applicable group means everything is allowed.
+- Matching (§2.2.2, §2.2.3): patterns are anchored at the first octet of the path (path, params and query;
+  a URL without a path is ``/``); ``*`` matches any run of characters and a final ``$`` anchors the end; the
+  longest pattern (most octets) wins and Allow wins a tie; an empty Disallow matches nothing; ``/robots.txt``
+  is always allowed.
+- Percent-encoding (§2.2.2): before comparison both the pattern and the URL are normalised the same way:
+  non-ASCII octets (UTF-8) and characters that may not appear raw in a URI are percent-encoded, escapes of
+  unreserved characters are decoded (``%62`` -> ``b``), other escapes keep their meaning with upper-case hex, and
+  reserved characters stay as written. A ``*`` or ``$`` in the URL is compared as ``%2A`` / ``%24``, so the
+  pattern ``/a-%2A`` matches the URL ``/a-*`` (§2.2.3, second table).
+- Limits: only the first 500 KiB are parsed (§2.5 requires a limit of at least 500 KiB; Google uses exactly
+  that); a line cut by the limit is dropped rather than parsed half-way. Lines longer than 8 x 2083 bytes are cut
+  there, as in Google's parser (2083 bytes being the longest URL some browsers accept).
+- Leniency that Google's reference tests pin down (RFC 9309 §2.2.4 allows it for other records; Google applies
+  it to all): a missing colon when the line is exactly ``key value``; the key typos ``useragent``,
+  ``user agent``, ``dissallow``, ``dissalow``, ``disalow``, ``diasllow``, ``disallaw``, ``site-map``; keys matched
+  by prefix as Google does; a user-agent value is read up to its first character outside ``[A-Za-z_-]``, and
+  ``* anything`` still means ``*``; ``Allow: /dir/index.html`` also allows ``/dir/``.
+- Fetch results (§2.3.1, see `rules_for_fetch`): 2xx is parsed; 4xx is "unavailable" (allow all); 5xx and
+  network errors are "unreachable" (disallow all). 429 is treated as unreachable, following Google's documented
+  handling, because it asks the client to back off rather than saying the file is absent. A redirect chain longer
+  than allowed ends as "unavailable" (§2.3.1.2 permits that).
+- ``Crawl-delay`` (not in RFC 9309; widely used): seconds, from the applicable groups; the largest valid value.
+- ``Content-Usage: [path] <prefs>`` (draft-ietf-aipref-attach, "Robots Exclusion Protocol Content-Usage Rule"):
+  a rule inside a group; its path matches like Allow/Disallow and the longest matching path's preference
+  applies; rules with the identical path are combined in order (the vocabulary's combination rules then apply
+  downstream); preferences apply only to paths the token may crawl. Early drafts allowed the path to be left
+  out; such a rule applies to every path, below any rule with a path.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "RobotsRules",
+    "is_allowed",
+    "normalize_path",
+    "path_of",
+    "product_token",
+    "rules_for_fetch",
+]
+
+# RFC 9309 §2.5: "The parsing limit MUST be at least 500 kibibytes".
+DEFAULT_MAX_BYTES = 500 * 1024
+
+# Google robots.cc: 8 x 2083 bytes per line (2083 = longest URL some browsers accept); the buffer keeps one byte
+# for its terminator, so a line keeps at most this many bytes.
+MAX_LINE_BYTES = 2083 * 8 - 1
+
+_WS = " \t\v\f"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_TOKEN_RUN = re.compile(r"[A-Za-z_-]*")
+_HEX = "0123456789ABCDEF"
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+# RFC 3986 §2.3 unreserved characters: an escape of one of these means the character itself.
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# RFC 3986 §2.2 reserved characters: raw and escaped forms differ in meaning, so each is kept as written.
+_RESERVED = frozenset(":/?#[]@!$&'()*+,;=")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
+
+_KEY_USER_AGENT = ("user-agent", "useragent", "user agent")
+_KEY_DISALLOW = ("disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw")
+_KEY_SITEMAP = ("sitemap", "site-map")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Tokens, paths and percent-encoding
+# --------------------------------------------------------------------------------------------------------------
+
+
+def product_token(user_agent: str) -> str:
+    """The lower-cased product token of a crawler name or a full User-Agent string.
+
+    RFC 9309 §2.2.1: the token is ``[a-zA-Z_-]+``. ``"winnowbot/0.1 (+https://...)"`` gives ``"winnowbot"``
+    (the first HTTP product). A value that is neither a bare token nor ``token/version...`` (``"Foo Bar"``)
+    returns ``""``, which names no group, so only ``*`` rules apply: the same outcome as Google's matcher,
+    which refuses to obey an invalid token.
+    """
+    text = user_agent.strip(_WS)
+    run = _TOKEN_RUN.match(text)
+    token = run.group() if run else ""
+    rest = text[len(token) :]
+    if token and (not rest or rest.startswith("/")):
+        return token.lower()
+    return ""
+
+
+def path_of(url: str) -> str:
+    """Path, params and query of ``url`` (no scheme, authority or fragment); always starts with ``/``.
+
+    Accepts absolute URLs, scheme-relative ``//host/path``, ``host/path`` and bare paths, as Google's
+    ``GetPathParamsQuery`` does. A URL without a path is ``/`` (RFC 9309 §2.2.2 matches from the path's first
+    octet and every HTTP path starts with ``/``).
+    """
+    start = 2 if url.startswith("//") else 0
+    early = _find_first(url, "/?;", start)
+    scheme_end = url.find("://", start)
+    # "://" only marks a scheme when no path, params or query started before it.
+    has_scheme = scheme_end >= 0 and not (0 <= early < scheme_end)
+    authority_start = scheme_end + 3 if has_scheme else start
+    path_start = _find_first(url, "/?;", authority_start)
+    if path_start < 0:
+        return "/"
+    hash_pos = url.find("#", start)
+    if 0 <= hash_pos < path_start:
+        return "/"
+    end = hash_pos if hash_pos >= 0 else len(url)
+    path = url[path_start:end]
+    return path if path.startswith("/") else "/" + path
+
+
+def _find_first(text: str, chars: str, start: int) -> int:
+    positions = [p for p in (text.find(c, start) for c in chars) if p >= 0]
+    return min(positions) if positions else -1
+
+
+def normalize_path(path: str) -> str:
+    """Percent-encoding normal form of a URL path+query for comparison (RFC 9309 §2.2.2, RFC 3986 §6.2.2).
+
+    ``*`` and ``$`` are encoded because in a URL they are data; in a pattern they are operators
+    (see `_normalize_pattern`).
+    """
+    return _normalize(path, pattern=False)
+
+
+def _normalize_pattern(value: str) -> str:
+    return _normalize(value, pattern=True)
+
+
+def _normalize(text: str, *, pattern: bool) -> str:
+    data = text.encode("utf-8", "surrogatepass")
+    out: list[str] = []
+    i, n = 0, len(data)
+    while i < n:
+        byte = data[i]
+        char = chr(byte)
+        if char == "%" and _is_hex_pair(data, i + 1):
+            value = int(data[i + 1 : i + 3], 16)
+            out.append(chr(value) if chr(value) in _UNRESERVED else "%" + _HEX[value >> 4] + _HEX[value & 15])
+            i += 3
+            continue
+        if _stays_raw(char, pattern=pattern, last=i == n - 1):
+            out.append(char)
+        else:
+            out.append("%" + _HEX[byte >> 4] + _HEX[byte & 15])
+        i += 1
+    return "".join(out)
+
+
+def _stays_raw(char: str, *, pattern: bool, last: bool) -> bool:
+    """False for what is compared escaped: non-ASCII octets, controls, space, a '%' without two hex digits,
+    characters never allowed raw in a URI, and '*' / '$' used as data (in a pattern, '*' and a final '$' are
+    operators)."""
+    if char == "*" or char == "$":
+        return pattern and (char == "*" or last)
+    return char in _UNRESERVED or (char in _RESERVED and char != "#")
+
+
+def _is_hex_pair(data: bytes, i: int) -> bool:
+    return i + 1 < len(data) and chr(data[i]) in _HEXDIGITS and chr(data[i + 1]) in _HEXDIGITS
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    """A normalised path pattern. Matching is linear in the path per literal segment (no regex backtracking:
+    the file is untrusted input, RFC 9309 §3)."""
+
+    text: str
+    parts: tuple[str, ...]
+    anchored: bool
+
+    @classmethod
+    def compile(cls, normalised: str) -> _Pattern:
+        anchored = normalised.endswith("$")
+        body = normalised[:-1] if anchored else normalised
+        return cls(normalised, tuple(body.split("*")), anchored)
+
+    @property
+    def priority(self) -> int:
+        # RFC 9309 §2.2.2: "The most specific match is the match that has the most octets."
+        return len(self.text)
+
+    def matches(self, path: str) -> bool:
+        parts = self.parts
+        if len(parts) == 1:
+            return path == parts[0] if self.anchored else path.startswith(parts[0])
+        if not path.startswith(parts[0]):
+            return False
+        pos = len(parts[0])
+        # Taking each middle literal at its leftmost position leaves the most room for the rest, so a greedy scan
+        # decides the match exactly.
+        for literal in parts[1:-1]:
+            found = path.find(literal, pos)
+            if found < 0:
+                return False
+            pos = found + len(literal)
+        last = parts[-1]
+        if self.anchored:
+            return path.endswith(last) and len(path) - len(last) >= pos
+        return path.find(last, pos) >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    allow: bool
+    pattern: _Pattern
+
+
+@dataclass(frozen=True, slots=True)
+class _UsageRule:
+    pattern: _Pattern | None  # None: no path given, applies to every path at the lowest priority
+    value: str
+
+
+@dataclass(slots=True)
+class _Group:
+    agents: set[str] = field(default_factory=set)  # lower-cased product tokens
+    is_global: bool = False
+    rules: list[_Rule] = field(default_factory=list)
+    delays: list[float] = field(default_factory=list)
+    usage: list[_UsageRule] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Policy:
+    """The merged rules that apply to one token."""
+
+    rules: tuple[_Rule, ...]  # sorted: longest first, Allow before Disallow on equal length
+    crawl_delay: float | None
+    usage: tuple[_UsageRule, ...]
+
+    def allowed(self, path: str) -> bool:
+        for rule in self.rules:
+            if rule.pattern.matches(path):
+                return rule.allow
+        return True
+
+    def content_usage(self, path: str) -> str | None:
+        best = -1
+        values: list[str] = []
+        for rule in self.usage:
+            priority = 0 if rule.pattern is None else rule.pattern.priority
+            if priority < best or (rule.pattern is not None and not rule.pattern.matches(path)):
+                continue
+            if priority > best:
+                best, values = priority, []
+            if rule.value not in values:
+                values.append(rule.value)
+        return ", ".join(values) if values else None
+
+
+def _merge(groups: Sequence[_Group]) -> _Policy:
+    rules = [rule for group in groups for rule in group.rules]
+    rules.sort(key=lambda r: (-r.pattern.priority, not r.allow))
+    delays = [d for group in groups for d in group.delays]
+    usage = tuple(u for group in groups for u in group.usage)
+    return _Policy(tuple(rules), max(delays) if delays else None, usage)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _limit_text(text: str, max_bytes: int) -> tuple[str, bool]:
+    """Keep the first ``max_bytes`` of UTF-8; drop the line the cut falls in (half a line could widen an Allow)."""
+    if len(text) * 4 <= max_bytes:
+        return text, False
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= max_bytes:
+        return text, False
+    kept = data[:max_bytes]
+    last_break = max(kept.rfind(b"\n"), kept.rfind(b"\r"))
+    kept = kept[: last_break + 1] if last_break >= 0 else b""
+    return kept.decode("utf-8", "replace"), True
+
+
+def _cut_line(line: str) -> str:
+    if len(line) <= MAX_LINE_BYTES // 4:
+        return line
+    data = line.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_LINE_BYTES:
+        return line
+    return data[:MAX_LINE_BYTES].decode("utf-8", "ignore")
+
+
+def _key_value(line: str) -> tuple[str, str] | None:
+    """Split ``key: value`` (Google also accepts ``key value`` when there are exactly two words)."""
+    line = line.split("#", 1)[0].strip(_WS)
+    if ":" in line:
+        key, _, value = line.partition(":")
+    else:
+        words = re.split(r"[ \t]+", line)
+        if len(words) != 2:
+            return None
+        key, value = words
+    key, value = key.strip(_WS), value.strip(_WS)
+    return (key, value) if key else None
+
+
+def _key_kind(key: str) -> str:
+    lowered = key.lower()
+    if lowered.startswith(_KEY_USER_AGENT):
+        return "user-agent"
+    if lowered.startswith("allow"):
+        return "allow"
+    if lowered.startswith(_KEY_DISALLOW):
+        return "disallow"
+    if lowered.startswith(_KEY_SITEMAP):
+        return "sitemap"
+    if lowered == "crawl-delay":
+        return "crawl-delay"
+    if lowered == "content-usage":
+        return "content-usage"
+    return "other"
+
+
+def _agent_of(value: str) -> str | None:
+    """``None`` for the ``*`` agent, else the lower-cased token (``""`` when the value has none)."""
+    if value.startswith("*") and (len(value) == 1 or value[1] in _WS):
+        return None
+    run = _TOKEN_RUN.match(value)
+    return run.group().lower() if run else ""
+
+
+def _allow_rules(value: str) -> Iterable[_Rule]:
+    normalised = _normalize_pattern(value)
+    yield _Rule(True, _Pattern.compile(normalised))
+    # Google: "Allow: /dir/index.html" (or index.htm...) also allows "/dir/" itself.
+    slash = normalised.rfind("/")
+    if slash >= 0 and normalised[slash:].startswith("/index.htm"):
+        yield _Rule(True, _Pattern.compile(normalised[: slash + 1] + "$"))
+
+
+def _parse_delay(value: str) -> float | None:
+    try:
+        delay = float(value)
+    except ValueError:
+        return None
+    return delay if math.isfinite(delay) and delay >= 0 else None
+
+
+def _parse_usage(value: str) -> _UsageRule | None:
+    if value.startswith("/"):
+        parts = value.split(None, 1)
+        if len(parts) != 2:
+            return None
+        return _UsageRule(_Pattern.compile(_normalize_pattern(parts[0])), parts[1].strip(_WS))
+    return _UsageRule(None, value) if value else None
+
+
+def _parse(text: str) -> tuple[list[_Group], list[str]]:
+    groups: list[_Group] = []
+    sitemaps: list[str] = []
+    current: _Group | None = None
+    closed = True  # a rule (or any other record) was seen since the last user-agent line
+    for raw_line in _NEWLINE.split(text):
+        pair = _key_value(_cut_line(raw_line))
+        if pair is None:
+            continue  # blank lines and comments neither end nor start a group
+        key, value = pair
+        kind = _key_kind(key)
+        if kind == "user-agent":
+            if closed:
+                current, closed = _Group(), False
+                groups.append(current)
+            assert current is not None
+            agent = _agent_of(value)
+            if agent is None:
+                current.is_global = True
+            else:
+                current.agents.add(agent)
+            continue
+        if kind == "sitemap":
+            sitemaps.append(value)
+        if current is None:
+            continue  # RFC 9309 §2.2.2: rules outside any group are ignored
+        closed = True
+        _add_record(current, kind, value)
+    return groups, sitemaps
+
+
+def _add_record(group: _Group, kind: str, value: str) -> None:
+    if kind == "allow" and value:
+        group.rules.extend(_allow_rules(value))
+    elif kind == "disallow" and value:
+        # An empty Disallow matches nothing (RFC 9309 §2.2.2: no match means allowed).
+        group.rules.append(_Rule(False, _Pattern.compile(_normalize_pattern(value))))
+    elif kind == "crawl-delay":
+        delay = _parse_delay(value)
+        if delay is not None:
+            group.delays.append(delay)
+    elif kind == "content-usage":
+        usage = _parse_usage(value)
+        if usage is not None:
+            group.usage.append(usage)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------------------------
+
+
+class RobotsRules:
+    """One host's parsed robots.txt, queried per product token.
+
+    ``reason`` records how the rules came to be: ``"parsed"`` (2xx), ``"unavailable_4xx"`` (allow all),
+    ``"unavailable_redirects"`` (too many redirects: allow all), ``"unreachable_5xx"``, ``"unreachable_429"``,
+    ``"unreachable_error"`` (disallow all), or ``"allow_all"`` / ``"disallow_all"`` for hand-made rules.
+    """
+
+    def __init__(
+        self,
+        groups: Sequence[_Group] = (),
+        sitemaps: Sequence[str] = (),
+        *,
+        reason: str = "parsed",
+        everything: bool | None = None,
+        status: int | None = None,
+        truncated: bool = False,
+    ) -> None:
+        self._groups = tuple(groups)
+        self._sitemaps = list(sitemaps)
+        self._everything = everything  # True/False: allow/disallow every path regardless of the file
+        self._policies: dict[str, _Policy] = {}
+        self.reason = reason
+        self.status = status
+        self.truncated = truncated
+
+    @classmethod
+    def parse(
+        cls, robots_txt: str, *, max_bytes: int = DEFAULT_MAX_BYTES, reason: str = "parsed", status: int | None = None
+    ) -> RobotsRules:
+        text = robots_txt[1:] if robots_txt.startswith("\ufeff") else robots_txt
+        text, truncated = _limit_text(text, max_bytes)
+        return cls._from_text(text, reason=reason, status=status, truncated=truncated)
+
+    @classmethod
+    def _from_text(cls, text: str, *, reason: str, status: int | None, truncated: bool) -> RobotsRules:
+        groups, sitemaps = _parse(text)
+        return cls(groups, sitemaps, reason=reason, status=status, truncated=truncated)
+
+    @classmethod
+    def allow_all(cls, reason: str = "allow_all", status: int | None = None) -> RobotsRules:
+        return cls(reason=reason, everything=True, status=status)
+
+    @classmethod
+    def disallow_all(cls, reason: str = "disallow_all", status: int | None = None) -> RobotsRules:
+        return cls(reason=reason, everything=False, status=status)
+
+    @property
+    def sitemaps(self) -> list[str]:
+        return list(self._sitemaps)
+
+    def allowed(self, url_or_path: str, token: str) -> bool:
+        """May ``token`` (a product token or full User-Agent) fetch ``url_or_path``?"""
+        path = path_of(url_or_path)
+        if path == "/robots.txt":
+            return True  # RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
+        if self._everything is not None:
+            return self._everything
+        return self._policy(token).allowed(normalize_path(path))
+
+    def crawl_delay(self, token: str) -> float | None:
+        if self._everything is not None:
+            return None
+        return self._policy(token).crawl_delay
+
+    def content_usage(self, url_or_path: str, token: str) -> str | None:
+        """The Content-Usage preference for ``url_or_path``, or None; None too where ``token`` may not crawl."""
+        if self._everything is not None or not self.allowed(url_or_path, token):
+            return None
+        return self._policy(token).content_usage(normalize_path(path_of(url_or_path)))
+
+    def _policy(self, token: str) -> _Policy:
+        key = product_token(token)
+        policy = self._policies.get(key)
+        if policy is None:
+            specific = [g for g in self._groups if key and key in g.agents]
+            policy = _merge(specific or [g for g in self._groups if g.is_global])
+            self._policies[key] = policy
+        return policy
+
+    def __repr__(self) -> str:
+        return f"<RobotsRules reason={self.reason} groups={len(self._groups)} sitemaps={len(self._sitemaps)}>"
+
+
+def rules_for_fetch(status: int | None, body: bytes | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> RobotsRules:
+    """Rules for the outcome of fetching /robots.txt (RFC 9309 §2.3.1); ``status=None`` means no response."""
+    if status is None:
+        return RobotsRules.disallow_all("unreachable_error")
+    if 200 <= status < 300:
+        return _parse_body(body or b"", status, max_bytes)
+    if 300 <= status < 400:
+        return RobotsRules.allow_all("unavailable_redirects", status)  # §2.3.1.2
+    if status == 429:
+        return RobotsRules.disallow_all("unreachable_429", status)
+    if 400 <= status < 500:
+        return RobotsRules.allow_all("unavailable_4xx", status)  # §2.3.1.3
+    if 500 <= status < 600:
+        return RobotsRules.disallow_all("unreachable_5xx", status)  # §2.3.1.4
+    return RobotsRules.disallow_all("unreachable_error", status)
+
+
+def _parse_body(body: bytes, status: int, max_bytes: int) -> RobotsRules:
+    # Google skips a whole or partial UTF-8 BOM at the start of the file.
+    for bom in (b"\xef\xbb\xbf", b"\xef\xbb", b"\xef"):
+        if body.startswith(bom):
+            body = body[len(bom) :]
+            break
+    truncated = len(body) > max_bytes
+    if truncated:
+        kept = body[:max_bytes]
+        last_break = max(kept.rfind(b"\n"), kept.rfind(b"\r"))
+        body = kept[: last_break + 1] if last_break >= 0 else b""
+    # The byte limit is already applied; decoding may grow the text (U+FFFD), so it is not measured again.
+    return RobotsRules._from_text(body.decode("utf-8", "replace"), reason="parsed", status=status, truncated=truncated)
+
+
+def is_allowed(robots_txt: str, user_agent: str, url: str) -> bool:
+    """May ``user_agent`` (product token or full User-Agent string) fetch ``url`` under ``robots_txt``?
+
+    The same logic the crawler's middleware applies, for a robots.txt fetched with a 2xx status.
+    """
+    return RobotsRules.parse(robots_txt).allowed(url, user_agent)
