@@ -9,14 +9,20 @@ observes the page before the callback runs, and stores the page's topic id in ``
 
 Built on ``scrapy.spidermiddlewares.base.BaseSpiderMiddleware`` (Scrapy >= 2.13), which provides both
 forms of output processing that Scrapy 2.19 accepts from a "universal" middleware: a sync
-``process_spider_output`` and an async-generator ``process_spider_output_async`` (Scrapy docs, "Spider
-middleware", section "Universal spider middlewares"; ``SpiderMiddlewareManager._get_process_spider_output``
-picks the async one). No ``spider`` argument: 2.19 deprecates it.
+``process_spider_output`` and an async-generator ``process_spider_output_async`` (Scrapy docs, "Coroutines",
+section "Universal spider middlewares"; 2.19's ``SpiderMiddlewareManager._get_process_spider_output`` picks
+the async one, and raises for a middleware with only a sync one). No ``spider`` arguments: 2.19 deprecates
+them.
 
 Host diversity is not done here: Scrapy's default ``SCHEDULER_PRIORITY_QUEUE``,
 ``scrapy.pqueues.DownloaderAwarePriorityQueue``, keeps one priority queue per download slot (host) and
-dequeues from the slot with the fewest active downloads, so one host cannot fill the downloader. It needs
-``CONCURRENT_REQUESTS_PER_IP = 0`` (Scrapy docs, "Broad crawls" and "Settings").
+dequeues from the slot with the fewest active downloads, so one host's high-priority backlog cannot fill the
+downloader (Scrapy docs, "Settings", SCHEDULER_PRIORITY_QUEUE; it refuses ``CONCURRENT_REQUESTS_PER_IP`` != 0).
+With ``CONCURRENT_REQUESTS_PER_DOMAIN = 1`` hosts then advance in parallel, one request each. Caveat
+measured on Scrapy 2.19 with the asyncio reactor: with ``DOWNLOAD_DELAY = 0`` the downloader starts all
+requests queued in a slot at once (up to 7 parallel connections to one host seen with a per-domain limit
+of 1), because ``Downloader._process_queue`` schedules each download as a task and only the task marks
+the slot busy; any non-zero delay (or AutoThrottle) restores the limit.
 
 Enable it between ``DepthMiddleware`` (900) and ``UrlLengthMiddleware`` (800), e.g. at 850: requests flow
 from high to low numbers, so depth limits drop requests before they cost our checks and our 2,048-character
@@ -28,9 +34,11 @@ Settings: ``WINNOW_LANGUAGES`` (list or comma string; unset: no language steerin
 ``WINNOW_TOPIC_SEED_PAGES`` (200), ``WINNOW_MAX_QUERY_VARIANTS`` (64), ``WINNOW_MAX_QUERY_PARAMS`` (10),
 ``WINNOW_HOST_LANGUAGE_PAGES`` (5).
 
-Stats: ``winnow/frontier/trap/<reason>`` per dropped request, ``winnow/frontier/requests_scored``,
-``winnow/frontier/pages_observed``; on close ``winnow/frontier/topics`` (``{topic id as str: {count,
-share, hosts, top_terms}}``), ``winnow/frontier/host_languages`` (``{host: {lang: pages}}``) and
+Stats, as the crawl goes: ``winnow/frontier/trap/<reason>`` per dropped request,
+``winnow/frontier/pages_observed``, ``winnow/frontier/observe_errors``. On close:
+``winnow/frontier/requests_scored``, ``winnow/frontier/topics`` (``{topic id as str: {count, share, hosts,
+top_terms}}``), ``winnow/frontier/topics_created`` (topics made after seeding, see ``TopicBalancer``),
+``winnow/frontier/host_languages`` (``{host: {lang: pages}}``, ``{}`` without ``WINNOW_LANGUAGES``) and
 ``winnow/frontier/observe_ms_mean`` (mean milliseconds per observed page: text, language, topic).
 """
 
@@ -46,7 +54,7 @@ from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 
-from crawler.frontier import HostLanguage, TopicBalancer, TrapGuard, url_priority
+from crawler.frontier import HostLanguage, TopicBalancer, TrapGuard, split_url, url_priority
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -79,8 +87,8 @@ def visible_text(response: Response, max_chars: int = MAX_TEXT_CHARS) -> str:
         return ""
     if not hasattr(root, "iter"):
         return ""
-    bodies = root.xpath("//body") if hasattr(root, "xpath") else []
-    start = bodies[0] if bodies else root
+    body = root.find("body") if hasattr(root, "find") else None  # <html>'s child: no XPath needed
+    start = body if body is not None else root
     parts: list[str] = []
     size = 0
     stack: list[Any] = [start]
@@ -148,6 +156,7 @@ class FrontierMiddleware(BaseSpiderMiddleware):
         self.topics = TopicBalancer(k=topic_clusters, seed_pages=topic_seed_pages) if topics_enabled else None
         self._observe_seconds = 0.0
         self._observed = 0
+        self._scored = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -172,13 +181,20 @@ class FrontierMiddleware(BaseSpiderMiddleware):
         if not isinstance(response, HtmlResponse):
             return
         started = time.perf_counter()
-        host = urlparse_cached(response).hostname or ""
-        want_language = self.host_language is not None and self.host_language.wants(host)
-        text = visible_text(response) if (self.topics is not None or want_language) else ""
-        if want_language and self.host_language is not None and self.detect is not None:
-            lang, score = self.detect(text[:MAX_LANGID_CHARS])
-            self.host_language.observe(host, lang, score)
-        topic = self.topics.observe(host, text) if self.topics is not None else None
+        topic = None
+        try:
+            host = urlparse_cached(response).hostname or ""
+            want_language = self.host_language is not None and self.host_language.wants(host)
+            text = visible_text(response) if (self.topics is not None or want_language) else ""
+            if want_language and self.host_language is not None and self.detect is not None:
+                lang, score = self.detect(text[:MAX_LANGID_CHARS])
+                self.host_language.observe(host, lang, score)
+            if self.topics is not None:
+                topic = self.topics.observe(host, text)
+        except Exception:
+            # Bookkeeping for the frontier must never cost the page itself: count, log, carry on.
+            logger.exception("Frontier could not observe %s", response.url)
+            self.stats.inc_value(f"{STATS_PREFIX}/observe_errors")
         response.meta[META_TOPIC] = topic
         self._observe_seconds += time.perf_counter() - started
         self._observed += 1
@@ -194,14 +210,14 @@ class FrontierMiddleware(BaseSpiderMiddleware):
             self.stats.inc_value(f"{STATS_PREFIX}/trap/{reason}")
             logger.debug("Frontier dropped %s (%s)", request.url, reason)
             return None
-        host = urlparse_cached(request).hostname or ""
+        host = split_url(request.url).hostname or ""  # parsed (and cached) by the trap check just above
         adjustment = url_priority(request.url)
         if self.host_language is not None:
             adjustment += self.host_language.adjustment(host)
         if self.topics is not None:
             adjustment += self.topics.adjustment(host)
         request.priority += adjustment
-        self.stats.inc_value(f"{STATS_PREFIX}/requests_scored")
+        self._scored += 1  # a stats call per request costs more than the scoring; reported at close
         return request
 
     # --- reporting
@@ -210,9 +226,12 @@ class FrontierMiddleware(BaseSpiderMiddleware):
         if self.topics is not None:
             self.topics.seed_now()  # a crawl smaller than the seed buffer still reports its topics
             topics = {str(topic): info for topic, info in self.topics.distribution().items()}
+            self.stats.set_value(f"{STATS_PREFIX}/topics_created", self.topics.topics_created)
         else:
             topics = {}
+        # str keys: the stats are dumped as JSON, whose object keys are strings anyway.
         self.stats.set_value(f"{STATS_PREFIX}/topics", topics)
+        self.stats.set_value(f"{STATS_PREFIX}/requests_scored", self._scored)
         languages = self.host_language.distribution() if self.host_language is not None else {}
         self.stats.set_value(f"{STATS_PREFIX}/host_languages", languages)
         if self._observed:

@@ -80,7 +80,8 @@ class PolitenessMiddleware:
 
     def process_response(self, request: Any, response: Any) -> Any:
         host = host_key(request.url)
-        if response.status in SLOW_DOWN:
+        if response.status in SLOW_DOWN and not request.meta.get("dont_retry"):
+            # (robots.txt and tdmrep.json fetches set dont_retry: their own policy decides.)
             return self._slow_down(request, response, host)
         if response.status >= 500:
             self._failed(host)

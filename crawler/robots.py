@@ -11,7 +11,8 @@ the ``*`` group. That difference decides the training opt-out, so matching is im
 Rules implemented, with their source:
 
 - Lines: CR, LF and CRLF all end a line (RFC 9309 §2.2 ABNF ``NL``); ``#`` starts a comment (§2.2.3); keys are
-  case-insensitive (§2.2); a UTF-8 byte order mark at the start is skipped (Google robotstxt, robots.cc).
+  case-insensitive (§2.2); a UTF-8 byte order mark at the start, whole or partial, is skipped (Google robotstxt,
+  robots.cc); a line that cannot be parsed is skipped and the rest is used (§2.3.1.5).
 - Groups (§2.1, §2.2.1): one or more user-agent lines followed by rules; a user-agent line after a rule starts a
   new group; rules before the first user-agent line are ignored (§2.2.2); every group naming the token is merged;
   the ``*`` groups apply only when no group names the token; no applicable group means everything is allowed.
@@ -23,10 +24,12 @@ Rules implemented, with their source:
   non-ASCII octets (UTF-8) and characters that may not appear raw in a URI are percent-encoded, escapes of
   unreserved characters are decoded (``%62`` -> ``b``), other escapes keep their meaning with upper-case hex, and
   reserved characters stay as written. A ``*`` or ``$`` in the URL is compared as ``%2A`` / ``%24``, so the
-  pattern ``/a-%2A`` matches the URL ``/a-*`` (§2.2.3, second table).
+  pattern ``/a-%2A`` matches the URL ``/a-*`` (§2.2.3, second table). Google's library leaves encoding the URL to
+  its caller, so it does not match ``/ツ`` against ``Allow: /ツ``, nor ``/baz`` against ``Allow: /%62%61%7A``; here
+  both match, as §2.2.2 and its example table require.
 - Limits: only the first 500 KiB are parsed (§2.5 requires a limit of at least 500 KiB; Google uses exactly
-  that); a line cut by the limit is dropped rather than parsed half-way. Lines longer than 8 x 2083 bytes are cut
-  there, as in Google's parser (2083 bytes being the longest URL some browsers accept).
+  that); a line cut by the limit is dropped rather than parsed half-way. A line keeps at most 8 x 2083 - 1 bytes,
+  as in Google's parser (2083 bytes being the longest URL some browsers accept).
 - Leniency that Google's reference tests pin down (RFC 9309 §2.2.4 allows it for other records; Google applies
   it to all): a missing colon when the line is exactly ``key value``; the key typos ``useragent``,
   ``user agent``, ``dissallow``, ``dissalow``, ``disalow``, ``diasllow``, ``disallaw``, ``site-map``; keys matched
@@ -39,8 +42,9 @@ Rules implemented, with their source:
 - ``Crawl-delay`` (not in RFC 9309; widely used): seconds, from the applicable groups; the largest valid value.
 - ``Content-Usage: [path] <prefs>`` (draft-ietf-aipref-attach, "Robots Exclusion Protocol Content-Usage Rule"):
   a rule inside a group; its path matches like Allow/Disallow and the longest matching path's preference
-  applies; rules with the identical path are combined in order (the vocabulary's combination rules then apply
-  downstream); preferences apply only to paths the token may crawl. Early drafts allowed the path to be left
+  applies; rules with the identical path "apply separately", so their values are returned one per line, in file
+  order (the vocabulary's combining rule, most restrictive wins, is applied downstream by `crawler.signals`);
+  preferences apply only to paths the token may crawl. Early drafts allowed the path to be left
   out; such a rule applies to every path, below any rule with a path.
 """
 
@@ -77,7 +81,8 @@ _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # RFC 3986 §2.2 reserved characters: raw and escaped forms differ in meaning, so each is kept as written.
 _RESERVED = frozenset(":/?#[]@!$&'()*+,;=")
-_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
+# Characters that normalisation leaves as they are in a URL (unreserved, and reserved except '*', '$' and '#').
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9\-._~:/?\[\]@!&'()+,;=]*")
 
 _KEY_USER_AGENT = ("user-agent", "useragent", "user agent")
 _KEY_DISALLOW = ("disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw")
@@ -141,6 +146,8 @@ def normalize_path(path: str) -> str:
     ``*`` and ``$`` are encoded because in a URL they are data; in a pattern they are operators
     (see `_normalize_pattern`).
     """
+    if _PLAIN_PATH.fullmatch(path):
+        return path  # the common case: nothing to encode or decode
     return _normalize(path, pattern=False)
 
 
@@ -272,7 +279,7 @@ class _Policy:
                 best, values = priority, []
             if rule.value not in values:
                 values.append(rule.value)
-        return ", ".join(values) if values else None
+        return "\n".join(values) if values else None
 
 
 def _merge(groups: Sequence[_Group]) -> _Policy:
@@ -493,18 +500,20 @@ class RobotsRules:
         return self._policy(token).crawl_delay
 
     def content_usage(self, url_or_path: str, token: str) -> str | None:
-        """The Content-Usage preference for ``url_or_path``, or None; None too where ``token`` may not crawl."""
+        """The Content-Usage preference for ``url_or_path``, or None; None too where ``token`` may not crawl.
+
+        Several rules with the identical (longest matching) path give one value per line."""
         if self._everything is not None or not self.allowed(url_or_path, token):
             return None
         return self._policy(token).content_usage(normalize_path(path_of(url_or_path)))
 
     def _policy(self, token: str) -> _Policy:
-        key = product_token(token)
-        policy = self._policies.get(key)
+        policy = self._policies.get(token)
         if policy is None:
+            key = product_token(token)
             specific = [g for g in self._groups if key and key in g.agents]
             policy = _merge(specific or [g for g in self._groups if g.is_global])
-            self._policies[key] = policy
+            self._policies[token] = policy
         return policy
 
     def __repr__(self) -> str:

@@ -15,6 +15,9 @@ from crawler.report import STATS_FILE
 from crawler.spider import JOURNAL, WinnowSpider
 
 
+MIN_DOWNLOAD_DELAY = 0.001
+
+
 class CrawlConfigError(ValueError):
     """Options that cannot make a crawl; the message says which."""
 
@@ -65,6 +68,10 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_PROGRESS", opts.progress, priority="cmdline")
     for key, value in opts.overrides.items():
         settings.set(key, value, priority="cmdline")
+    if settings.getfloat("DOWNLOAD_DELAY") < MIN_DOWNLOAD_DELAY:
+        # Scrapy 2.19 on the asyncio reactor starts every queued download of a slot at once when the
+        # delay is 0, ignoring CONCURRENT_REQUESTS_PER_DOMAIN; any positive delay restores the limit.
+        settings.set("DOWNLOAD_DELAY", MIN_DOWNLOAD_DELAY, priority="cmdline")
     return settings
 
 

@@ -61,7 +61,8 @@ DOWNLOADER_MIDDLEWARES = {
 SPIDER_MIDDLEWARES = {
     # Engine side: the last word on what enters the frontier (caps, journal, de-duplication).
     "crawler.gate.GateMiddleware": 5,
-    "crawler.frontier_middleware.FrontierMiddleware": 500,
+    # Before UrlLengthMiddleware (800) so that its own url_too_long count sees every long URL.
+    "crawler.frontier_middleware.FrontierMiddleware": 850,
 }
 ITEM_PIPELINES = {"crawler.warc_pipeline.WarcPipeline": 300}
 EXTENSIONS = {"crawler.report.CrawlReport": 500}

@@ -174,6 +174,8 @@ MATCH_CASES: list[Case] = [
     ("multiple-stars-order", _foo("disallow: /a*b*c"), "FooBot", f"{U}/acb", True),
     ("multiple-stars-anchored", _foo("disallow: /a*b*c$"), "FooBot", f"{U}/abcabc", False),
     ("multiple-stars-anchored-miss", _foo("disallow: /a*b*c$"), "FooBot", f"{U}/abcab", True),
+    ("anchored-tail-cannot-overlap", _foo("disallow: /a*ab$"), "FooBot", f"{U}/ab", True),
+    ("anchored-tail-after-star", _foo("disallow: /a*ab$"), "FooBot", f"{U}/aab", False),
     ("consecutive-stars", _foo("disallow: /a**z"), "FooBot", f"{U}/abcz", False),
     ("query-is-part-of-path", _foo("disallow: /search?q="), "FooBot", f"{U}/search?q=cats", False),
     ("query-other-param", _foo("disallow: /search?q="), "FooBot", f"{U}/search?page=2", True),
@@ -409,15 +411,17 @@ MAX_LINE_BYTES = 2083 * 8 - 1
 
 def test_long_line_cut_disallow() -> None:
     prefix = "disallow: "
-    longline = "/x/" + "a" * (MAX_LINE_BYTES + 1 - 3 - len(prefix))
+    # Sized so that the kept bytes end right after the slash before "qux".
+    longline = "/x/" + "a" * (MAX_LINE_BYTES - len(prefix) - 1 - 3)
     robots = "user-agent: FooBot\n" + prefix + longline + "/qux\n"
     assert is_allowed(robots, "FooBot", f"{U}/fux")
     assert not is_allowed(robots, "FooBot", f"{U}{longline}/fux")
+    assert is_allowed(robots, "FooBot", f"{U}{longline}x")  # the cut keeps the slash, no less
 
 
 def test_long_line_cut_allow() -> None:
     prefix = "allow: "
-    size = MAX_LINE_BYTES + 1 - 3 - len(prefix)
+    size = MAX_LINE_BYTES - len(prefix) - 1 - 3
     line_a, line_b = "/x/" + "a" * size, "/x/" + "b" * size
     robots = f"user-agent: FooBot\ndisallow: /\n{prefix}{line_a}/qux\n{prefix}{line_b}/qux\n"
     assert not is_allowed(robots, "FooBot", f"{U}/")
@@ -546,7 +550,7 @@ def test_sitemaps_anywhere_in_file() -> None:
     ("token", "path", "usage"),
     [
         ("winnowbot", "/", "train-ai=y"),
-        ("winnowbot", "/papers/1", "train-ai=n, search=y"),  # identical paths: both preferences, in order
+        ("winnowbot", "/papers/1", "train-ai=n\nsearch=y"),  # identical paths: each preference, in order
         ("winnowbot", "/private/x", None),  # not crawlable: no preference applies
         ("otherbot", "/test", "train-ai=n"),
         ("otherbot", "/ai-ok/test", "train-ai=y"),

@@ -1,0 +1,224 @@
+"""End to end: `winnow crawl` against fixture sites on 127.0.0.1, then `winnow run` on its WARCs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from crawler.site_server import Route, SiteServer
+from pipelines.readers import read_input
+
+WINNOW = str(Path(sys.executable).parent / "winnow")
+FAST = ["-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "--no-progress"]
+
+ROBOTS = """\
+User-agent: winnowbot
+Disallow: /private/
+Content-Usage: /cu/ train-ai=n
+
+User-agent: winnowbot-Extended
+Disallow: /no-training/
+
+User-agent: *
+Disallow: /
+"""
+
+
+def page(title: str, body: str = "", links: list[str] = (), head: str = "") -> str:
+    text = " ".join(f"{title} is a page about rivers, bread and small towns, sentence {i}." for i in range(12))
+    anchors = "".join(f'<li><a href="{href}">{href}</a></li>' for href in links)
+    return (f"<!doctype html><html lang=en><head><title>{title}</title>{head}</head><body><nav><ul>{anchors}</ul>"
+            f"</nav><article><h1>{title}</h1><p>{text}</p>{body}</article></body></html>")
+
+
+class RateLimited:
+    """429 with Retry-After: 1 on the first request, then the page."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, path: str) -> Route:
+        self.calls += 1
+        if self.calls == 1:
+            return Route(status=429, body="slow down", headers={"Retry-After": "1"})
+        return Route(body=page("Rate limited"))
+
+
+LINKS = ["/a.html", "/private/secret.html", "/no-training/page.html", "/cu/page.html", "/header-cu.html",
+         "/tdm-header.html", "/tdm-meta.html", "/tdm-file/page.html", "/noai.html", "/noimageai.html",
+         "/nofollow.html", "/trap/a/b/a/b/a/b/a/b/a/b/x.html", "/redirect-private", "/rate-limited.html",
+         "mailto:someone@example.test", "javascript:void(0)", "/image.png"]
+
+
+def policy_site(private_port: int) -> dict:
+    return {
+        "/robots.txt": Route(body=ROBOTS, content_type="text/plain"),
+        "/": Route(body=page("Index", links=LINKS)),
+        "/a.html": Route(body=page("Plain article")),
+        "/private/secret.html": Route(body=page("Secret")),
+        "/no-training/page.html": Route(body=page("Crawl yes, train no")),
+        "/cu/page.html": Route(body=page("Content usage by robots")),
+        "/header-cu.html": Route(body=page("Content usage header"), headers={"Content-Usage": "train-ai=n"}),
+        "/tdm-header.html": Route(body=page("TDM header"), headers={"tdm-reservation": "1"}),
+        "/tdm-meta.html": Route(body=page("TDM meta", head='<meta name="tdm-reservation" content="1">')),
+        "/tdm-file/page.html": Route(body=page("TDM file")),
+        "/.well-known/tdmrep.json": Route(body=json.dumps([{"location": "/tdm-file/*", "tdm-reservation": 1}]),
+                                          content_type="application/json"),
+        "/noai.html": Route(body=page("No AI", head='<meta name="robots" content="noai">')),
+        "/noimageai.html": Route(body=page("No image AI"), headers={"X-Robots-Tag": "noimageai"}),
+        "/nofollow.html": Route(body=page("No follow", links=["/only-via-nofollow.html"],
+                                          head='<meta name="robots" content="nofollow">')),
+        "/only-via-nofollow.html": Route(body=page("Should not be fetched")),
+        "/trap/a/b/a/b/a/b/a/b/a/b/x.html": Route(body=page("Trap")),
+        "/redirect-private": Route(status=302, headers={"Location": f"http://127.0.0.2:{private_port}/x.html"}),
+        "/rate-limited.html": RateLimited(),
+        "/image.png": Route(body=b"\x89PNG\r\n", content_type="image/png"),
+    }
+
+
+def crawl(seeds, out: Path, *extra: str, timeout: int = 120) -> dict:
+    cmd = [WINNOW, "crawl", *seeds, "--output", str(out), "--contact-url", "http://127.0.0.1/contact",
+           "-s", "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32", *FAST, *extra]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, result.stderr[-4000:]
+    return json.loads((out / "crawl-stats.json").read_text())
+
+
+def pages_in(out: Path) -> dict[str, dict]:
+    rows = {}
+    for warc in sorted(out.glob("*.warc.gz")):
+        for table in read_input(str(warc)):
+            for row in table.to_pylist():
+                if row["dropped_by"] is None:
+                    rows[row["url"]] = row
+    return rows
+
+
+@pytest.fixture(scope="module")
+def policy_crawl(tmp_path_factory):
+    out = tmp_path_factory.mktemp("crawl")
+    with SiteServer() as other, SiteServer(routes={"/robots.txt": Route(status=500, body="oops"),
+                                                    "/b.html": Route(body=page("Host B"))}) as broken:
+        with SiteServer(routes=policy_site(other._httpd.server_address[1])) as site:
+            stats = crawl([site.url("/"), broken.url("/b.html")], out)
+            yield site, broken, other, out, stats
+
+
+@pytest.mark.slow
+def test_pages_fetched_and_skipped(policy_crawl):
+    site, broken, other, out, stats = policy_crawl
+    fetched = site.paths()
+    assert fetched.count("/robots.txt") == 1
+    for path in ["/", "/a.html", "/no-training/page.html", "/cu/page.html", "/noai.html", "/nofollow.html"]:
+        assert path in fetched, path
+    assert "/private/secret.html" not in fetched  # robots.txt disallows the bot
+    assert "/only-via-nofollow.html" not in fetched  # meta nofollow
+    assert not any(p.startswith("/trap/") for p in fetched)  # repeated path segments
+    assert "/image.png" not in fetched  # HTML only
+    assert fetched.count("/rate-limited.html") == 2  # 429, then after Retry-After
+    assert other.paths() == []  # the redirect to 127.0.0.2 was refused by the address guard
+    assert broken.paths() == ["/robots.txt"]  # robots.txt 500: the whole host is off limits
+    assert stats["winnow/address_guard/blocked_address"] >= 1
+    assert stats["winnow/robots/disallowed"] >= 2
+    assert stats["winnow/politeness/status_429"] == 1
+    assert stats["winnow/pages"] == len(pages_in(out))
+    assert not list(out.glob("*.open"))
+    agents = {h.user_agent for h in site.hits}
+    assert agents == {"winnowbot/0.1 (+http://127.0.0.1/contact)"}
+
+
+@pytest.mark.slow
+def test_training_verdicts(policy_crawl):
+    site, _, _, out, _ = policy_crawl
+    pages = {url.replace(site.base, ""): row for url, row in pages_in(out).items()}
+    expected = {
+        "/a.html": True, "/": True, "/rate-limited.html": True, "/nofollow.html": True, "/noimageai.html": True,
+        "/no-training/page.html": False, "/cu/page.html": False, "/header-cu.html": False,
+        "/tdm-header.html": False, "/tdm-meta.html": False, "/tdm-file/page.html": False, "/noai.html": False,
+    }
+    assert {p: pages[p]["training_allowed"] for p in expected} == expected
+    assert pages["/noimageai.html"]["images_allowed"] is False
+    assert pages["/a.html"]["images_allowed"] is True
+    for path in ["/no-training/page.html", "/header-cu.html", "/tdm-file/page.html", "/noai.html"]:
+        assert pages[path]["policy_signals"], path  # the deciding signals are recorded
+
+
+@pytest.mark.slow
+def test_run_honours_the_verdicts(policy_crawl, tmp_path):
+    _, _, _, out, _ = policy_crawl
+    subprocess.run([WINNOW, "run", "default", "--input", str(out), "--output", str(tmp_path / "o"), "--local",
+                    "--no-progress"], check=True, capture_output=True, timeout=300)
+    stats = json.loads((tmp_path / "o" / "stats.json").read_text())
+    by = {s["step"]: s for s in stats["steps"]}
+    assert by["opt_out"]["dropped"]["training_opt_out"] == 7
+    docs = pd.read_parquet(tmp_path / "o" / "text")
+    assert docs["training_allowed"].all()
+    assert (docs["policy_signals"].map(len) >= 0).all()
+
+
+def big_site(n: int) -> dict:
+    routes = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain")}
+    for i in range(n):
+        links = [f"/p{j}.html" for j in (i + 1, i + 2, i * 2 + 1) if j < n]
+        routes[f"/p{i}.html"] = Route(body=page(f"Page {i}", links=links), delay=0.02)
+    return routes
+
+
+def wait_for_pages(out: Path, n: int, timeout: float = 60) -> None:
+    journal = out / ".crawl" / "journal.jsonl"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists() and journal.read_text().count('"o":"page"') >= n:
+            return
+        time.sleep(0.05)
+    raise AssertionError("crawl made no progress")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_resume_after_kill_or_interrupt(tmp_path, sig):
+    n = 60
+    out = tmp_path / "crawl"
+    with SiteServer(routes=big_site(n)) as site:
+        cmd = [WINNOW, "crawl", site.url("/p0.html"), "--output", str(out), "--allow-private", "--max-depth", "99",
+               "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4", *FAST]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_pages(out, 15)
+        os.kill(proc.pid, sig)
+        proc.wait(timeout=60)
+        if sig == signal.SIGINT:
+            assert not list(out.glob("*.open")), "a clean stop leaves only complete WARC files"
+        # Pages the journal vouches for (after a SIGKILL they sit in a *.open file until the resume repairs it).
+        written = (out / ".crawl" / "journal.jsonl").read_text().count('"o":"page"')
+        assert 15 <= written < n
+        fetched_before = len([p for p in site.paths() if p != "/robots.txt"])
+        subprocess.run([*cmd, "--resume"], check=True, capture_output=True, timeout=120)
+        assert not list(out.glob("*.open")) and not list(out.glob("*.idx"))
+        pages = pages_in(out)
+        assert {u.replace(site.base, "") for u in pages} == {f"/p{i}.html" for i in range(n)}  # no page lost
+        refetched = len([p for p in site.paths() if p != "/robots.txt"]) - n
+        in_flight = fetched_before - written
+        assert 0 <= refetched <= max(in_flight, 0) + 4  # only what was in flight (4 at a time) is fetched again
+
+
+def test_refuses_to_mix_crawls(tmp_path):
+    journal = tmp_path / ".crawl" / "journal.jsonl"
+    journal.parent.mkdir(parents=True)
+    journal.write_text('{"e":"q","u":"http://127.0.0.1:1/","d":0,"p":0,"r":null}\n')
+    result = subprocess.run([WINNOW, "crawl", "http://127.0.0.1:1/", "-o", str(tmp_path), "--allow-private"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "--resume" in result.stderr
+
+
+def test_public_crawl_needs_contact(tmp_path):
+    result = subprocess.run([WINNOW, "crawl", "http://example.com/", "-o", str(tmp_path / "c")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "--contact-url" in result.stderr

@@ -1,0 +1,122 @@
+"""Unit tests of the crawler's own parts: journal, WARC writer, address classification, Retry-After."""
+
+from __future__ import annotations
+
+import ipaddress
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import pytest
+from scrapy.http import HtmlResponse, Request
+
+from crawler.address_guard import check_url, is_public
+from crawler.journal import Journal
+from crawler.politeness import retry_after_seconds
+from crawler.warc_writer import WarcRotator, repair_open_files
+from pipelines.readers import read_input
+
+
+@pytest.mark.parametrize(("ip", "public"), [
+    ("93.184.215.14", True), ("2606:4700::1111", True),
+    ("127.0.0.1", False), ("10.1.2.3", False), ("172.16.0.1", False), ("192.168.1.1", False),
+    ("169.254.169.254", False), ("224.0.0.1", False), ("0.0.0.0", False), ("::1", False), ("fe80::1", False),
+    ("fc00::1", False), ("::ffff:127.0.0.1", False), ("100.64.0.1", False), ("240.0.0.1", False),
+])
+def test_address_classification(ip, public):
+    assert is_public(ipaddress.ip_address(ip)) is public
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("http://example.com/a", None), ("https://example.com:8443/", None),
+    ("ftp://example.com/", "unsupported_scheme"), ("file:///etc/passwd", "unsupported_scheme"),
+    ("mailto:a@b.c", "unsupported_scheme"), ("http:///nohost", "malformed_url"),
+    ("http://example.com:99999/", "malformed_url"), ("javascript:alert(1)", "unsupported_scheme"),
+])
+def test_url_checks(url, reason):
+    assert check_url(url) == reason
+
+
+def test_retry_after_forms():
+    assert retry_after_seconds("120") == 120.0
+    assert retry_after_seconds(b" 5 ") == 5.0
+    later = datetime.now(UTC) + timedelta(seconds=30)
+    assert 25 <= retry_after_seconds(format_datetime(later, usegmt=True)) <= 31
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # in the past: now
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+
+
+def test_journal_replay_and_torn_line(tmp_path):
+    j = Journal(tmp_path / "j.jsonl")
+    assert j.queue("http://h/a", 0, 0, None) and j.queue("http://h/b", 1, -5, "http://h/a")
+    assert not j.queue("http://h/a", 0, 0, None)
+    j.queue("http://h/c", 1, 0, "http://h/a")
+    j.finish("http://h/a", "page")
+    j.close()
+    with (tmp_path / "j.jsonl").open("a") as fh:
+        fh.write('{"e":"f","u":"http://h/b","o":"pa')  # killed mid-write
+    again = Journal(tmp_path / "j.jsonl")
+    again.load()
+    assert [p.url for p in again.pending()] == ["http://h/b", "http://h/c"]
+    assert again.pending()[0].priority == -5 and again.pending()[0].referrer == "http://h/a"
+
+
+def fake_page(url: str, body: bytes) -> tuple[Request, HtmlResponse]:
+    request = Request(url, headers={"User-Agent": "winnowbot/0.1"})
+    response = HtmlResponse(url, status=200, body=body, request=request,
+                            headers={"Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"})
+    return request, response
+
+
+def fields(training: bool) -> dict:
+    return {"winnow-training-allowed": training, "winnow-images-allowed": training,
+            "winnow-signal": ["meta:robots=noai"] if not training else [], "winnow-depth": 1}
+
+
+def test_warc_round_trip_rotation_and_verdicts(tmp_path):
+    rotator = WarcRotator(tmp_path, max_bytes=2500)
+    for i in range(6):
+        request, response = fake_page(f"http://h.test/{i}.html", f"<html><body><p>page {i}</p></body></html>".encode()
+                                      + b" " * 1000)
+        rotator.write_page(request, response, fields(training=i % 2 == 0))
+    rotator.close()
+    files = sorted(tmp_path.glob("*.warc.gz"))
+    assert len(files) >= 2 and not list(tmp_path.glob("*.open*"))
+    rows = [r for f in files for t in read_input(str(f)) for r in t.to_pylist()]
+    assert len(rows) == 6 and all(r["dropped_by"] is None for r in rows)
+    by_url = {r["url"]: r for r in rows}
+    assert by_url["http://h.test/0.html"]["training_allowed"] is True
+    assert by_url["http://h.test/1.html"]["training_allowed"] is False
+    assert by_url["http://h.test/1.html"]["policy_signals"] == ["meta:robots=noai"]
+    assert by_url["http://h.test/1.html"]["images_allowed"] is False
+
+
+def test_repair_cuts_to_last_complete_page(tmp_path):
+    rotator = WarcRotator(tmp_path)
+    for i in range(3):
+        rotator.write_page(*fake_page(f"http://h.test/{i}", b"<html><body>x</body></html>"), fields(True))
+    open_file = next(tmp_path.glob("*.open"))
+    good = open_file.stat().st_size
+    with open_file.open("ab") as fh:
+        fh.write(b"\x1f\x8b\x08\x00garbage of a half-written page")  # killed mid-write
+    rotator._fh = None  # simulate the kill: nothing is closed or renamed
+    repaired = repair_open_files(tmp_path)
+    assert len(repaired) == 1 and repaired[0].stat().st_size == good
+    rows = [r for t in read_input(str(repaired[0])) for r in t.to_pylist()]
+    assert [r["dropped_by"] for r in rows] == [None, None, None]
+    assert not list(tmp_path.glob("*.open*"))
+
+
+def test_stored_headers_match_stored_body(tmp_path):
+    from warcio.archiveiterator import ArchiveIterator
+
+    rotator = WarcRotator(tmp_path)
+    rotator.write_page(*fake_page("http://h.test/", b"<html>decoded</html>"), fields(True))
+    rotator.close()
+    with next(tmp_path.glob("*.warc.gz")).open("rb") as fh:
+        for record in ArchiveIterator(fh):
+            if record.rec_type == "response":
+                assert record.http_headers.get_header("Content-Encoding") is None
+                assert record.http_headers.get_header("X-Winnow-Original-Content-Encoding") == "gzip"
+                assert record.content_stream().read() == b"<html>decoded</html>"
+            if record.rec_type == "request":
+                assert record.http_headers.get_header("Host") == "h.test"
