@@ -34,13 +34,58 @@ import psutil
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 WINNOW = str(Path(PY).parent / "winnow")
-SETTINGS = ["CONCURRENT_REQUESTS=16", "CONCURRENT_REQUESTS_PER_DOMAIN=8", "DOWNLOAD_DELAY=0.001",
-            "AUTOTHROTTLE_ENABLED=False", "LOG_LEVEL=WARNING"]
-WORDS = ("river bread town mill garden star bicycle market harvest museum winter water stone bridge "
-         "school kitchen orchard telescope chain wheel flour salt yeast oven apple pear moon planet "
-         "valley history festival library ferry harbour boat weather rain snow summer field road").split()
+SETTINGS = [
+    "CONCURRENT_REQUESTS=16",
+    "CONCURRENT_REQUESTS_PER_DOMAIN=8",
+    "DOWNLOAD_DELAY=0.001",
+    "AUTOTHROTTLE_ENABLED=False",
+    "LOG_LEVEL=WARNING",
+]
+WORDS = [
+    "river",
+    "bread",
+    "town",
+    "mill",
+    "garden",
+    "star",
+    "bicycle",
+    "market",
+    "harvest",
+    "museum",
+    "winter",
+    "water",
+    "stone",
+    "bridge",
+    "school",
+    "kitchen",
+    "orchard",
+    "telescope",
+    "chain",
+    "wheel",
+    "flour",
+    "salt",
+    "yeast",
+    "oven",
+    "apple",
+    "pear",
+    "moon",
+    "planet",
+    "valley",
+    "history",
+    "festival",
+    "library",
+    "ferry",
+    "harbour",
+    "boat",
+    "weather",
+    "rain",
+    "snow",
+    "summer",
+    "field",
+    "road",
+]
 
-BARE_SPIDER = textwrap.dedent('''
+BARE_SPIDER = textwrap.dedent("""
     import sys
     import scrapy
     from scrapy.crawler import CrawlerProcess
@@ -65,25 +110,29 @@ BARE_SPIDER = textwrap.dedent('''
     process.crawl(crawler)
     process.start()
     print(crawler.stats.get_value("response_received_count", 0))
-''')
+""")
 
 
 def build_site(root: Path, n: int) -> None:
     rng = random.Random(7)
     root.mkdir(parents=True)
-    (root / "robots.txt").write_text("User-agent: winnowbot\nAllow: /\n\nUser-agent: winnowbot-Extended\n"
-                                     "Disallow: /p1/\n\nUser-agent: *\nAllow: /\n")
+    (root / "robots.txt").write_text(
+        "User-agent: winnowbot\nAllow: /\n\nUser-agent: winnowbot-Extended\nDisallow: /p1/\n\nUser-agent: *\nAllow: /\n"
+    )
     (root / ".well-known").mkdir()
     (root / ".well-known" / "tdmrep.json").write_text(json.dumps([{"location": "/p2/*", "tdm-reservation": 1}]))
     for i in range(n):
         folder = root / f"p{i % 10}"
         folder.mkdir(exist_ok=True)
-        links = "".join(f'<a href="/p{j % 10}/{j}.html">page {j}</a> ' for j in
-                        sorted({(i * 7 + k * 13 + 1) % n for k in range(5)} | {(i + 1) % n}))
+        links = "".join(
+            f'<a href="/p{j % 10}/{j}.html">page {j}</a> '
+            for j in sorted({(i * 7 + k * 13 + 1) % n for k in range(5)} | {(i + 1) % n})
+        )
         paras = "".join("<p>" + " ".join(rng.choice(WORDS) for _ in range(60)) + ".</p>" for _ in range(5))
         (folder / f"{i}.html").write_text(
             f"<!doctype html><html lang=en><head><title>Page {i}</title></head><body><nav>{links}</nav>"
-            f"<article><h1>Page {i}</h1>{paras}</article></body></html>")
+            f"<article><h1>Page {i}</h1>{paras}</article></body></html>"
+        )
 
 
 def measure(cmd: list[str], log: Path) -> dict:
@@ -115,8 +164,9 @@ def main() -> int:
     server = None
     try:
         build_site(work / "site", args.pages)
-        server = subprocess.Popen([PY, "-m", "crawler.site_server", "--root", str(work / "site")],
-                                  stdout=subprocess.PIPE, text=True, cwd=REPO)
+        server = subprocess.Popen(
+            [PY, "-m", "crawler.site_server", "--root", str(work / "site")], stdout=subprocess.PIPE, text=True, cwd=REPO
+        )
         base = server.stdout.readline().strip()
         seed = base + "p0/0.html"
         (work / "bare.py").write_text(BARE_SPIDER)
@@ -125,21 +175,37 @@ def main() -> int:
         pages = int(bare.pop("stdout").strip().splitlines()[-1])
         results["bare_scrapy"] = {**bare, "pages": pages}
         out = work / "crawl"
-        cmd = [WINNOW, "crawl", seed, "--output", str(out), "--contact-url", "http://127.0.0.1/bench",
-               "--max-pages", str(args.pages + 10), "--max-depth", "1000", "--no-progress",
-               "-s", "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32"]
+        cmd = [
+            WINNOW,
+            "crawl",
+            seed,
+            "--output",
+            str(out),
+            "--contact-url",
+            "http://127.0.0.1/bench",
+            "--max-pages",
+            str(args.pages + 10),
+            "--max-depth",
+            "1000",
+            "--no-progress",
+            "-s",
+            "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32",
+        ]
         for kv in SETTINGS:
             cmd += ["-s", kv]
         winnow = measure(cmd, work / "winnow")
         winnow.pop("stdout")
         stats = json.loads((out / "crawl-stats.json").read_text())
-        results["winnow"] = {**winnow, "pages": stats.get("winnow/pages", 0),
-                             "training_denied": stats.get("winnow/verdict/training_denied", 0),
-                             "warc_mb": round(sum(p.stat().st_size for p in out.glob("*.warc.gz")) / 2**20, 1)}
+        results["winnow"] = {
+            **winnow,
+            "pages": stats.get("winnow/pages", 0),
+            "training_denied": stats.get("winnow/verdict/training_denied", 0),
+            "warc_mb": round(sum(p.stat().st_size for p in out.glob("*.warc.gz")) / 2**20, 1),
+        }
         for r in results.values():
             r["pages_per_s"] = round(r["pages"] / r["seconds"], 1)
-        results["ratio_winnow_to_bare"] = round(results["winnow"]["pages_per_s"] / results["bare_scrapy"]["pages_per_s"],
-                                                3)
+        ratio = results["winnow"]["pages_per_s"] / results["bare_scrapy"]["pages_per_s"]
+        results["ratio_winnow_to_bare"] = round(ratio, 3)
         print(json.dumps(results, indent=2))
         dest = REPO / "bench" / "results"
         dest.mkdir(exist_ok=True)

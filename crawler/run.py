@@ -14,7 +14,6 @@ from crawler import settings as default_settings
 from crawler.report import STATS_FILE
 from crawler.spider import JOURNAL, WinnowSpider
 
-
 MIN_DOWNLOAD_DELAY = 0.001
 
 

@@ -59,7 +59,7 @@ class SiteServer:
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            def do_GET(self) -> None:
                 server._record(self)
                 route = server._route(self.path)
                 if route.delay:
@@ -74,12 +74,16 @@ class SiteServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+            def log_message(self, format: str, *args: object) -> None:
                 pass
 
         self._httpd = ThreadingHTTPServer((host, port), _Handler)
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
 
     @property
     def base(self) -> str:

@@ -148,9 +148,10 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
     except CrawlConfigError as exc:
         print(f"winnow crawl: {exc}", file=sys.stderr)
         return 2
-    print(f"\n{opts.output}: {stats.get('winnow/pages', 0)} pages in {stats.get('winnow/warc/files', 0)} WARC file(s), "
-          f"{stats.get('winnow/hosts', 0)} host(s), training allowed {stats.get('winnow/verdict/training_allowed', 0)}, "
-          f"denied {stats.get('winnow/verdict/training_denied', 0)}; finish: {stats.get('finish_reason')}")
+    pages, files, hosts = (stats.get(k, 0) for k in ("winnow/pages", "winnow/warc/files", "winnow/hosts"))
+    allowed, denied = (stats.get(f"winnow/verdict/training_{v}", 0) for v in ("allowed", "denied"))
+    print(f"\n{opts.output}: {pages} pages in {files} WARC file(s), {hosts} host(s), training allowed {allowed}, "
+          f"denied {denied}; finish: {stats.get('finish_reason')}")
     return 0
 
 

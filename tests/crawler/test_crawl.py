@@ -105,11 +105,11 @@ def pages_in(out: Path) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def policy_crawl(tmp_path_factory):
     out = tmp_path_factory.mktemp("crawl")
-    with SiteServer() as other, SiteServer(routes={"/robots.txt": Route(status=500, body="oops"),
-                                                    "/b.html": Route(body=page("Host B"))}) as broken:
-        with SiteServer(routes=policy_site(other._httpd.server_address[1])) as site:
-            stats = crawl([site.url("/"), broken.url("/b.html")], out)
-            yield site, broken, other, out, stats
+    broken_routes = {"/robots.txt": Route(status=500, body="oops"), "/b.html": Route(body=page("Host B"))}
+    other = SiteServer()  # bound (so its port is known) but started by the with-statement
+    with other, SiteServer(routes=broken_routes) as broken, SiteServer(routes=policy_site(other.port)) as site:
+        stats = crawl([site.url("/"), broken.url("/b.html")], out)
+        yield site, broken, other, out, stats
 
 
 @pytest.mark.slow
