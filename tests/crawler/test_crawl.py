@@ -222,3 +222,21 @@ def test_public_crawl_needs_contact(tmp_path):
     result = subprocess.run([WINNOW, "crawl", "http://example.com/", "-o", str(tmp_path / "c")],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "--contact-url" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("use_sitemaps", [True, False])
+def test_sitemaps_from_robots(tmp_path, use_sitemaps):
+    routes = {"/": Route(body=page("Home", links=["/linked.html"])), "/linked.html": Route(body=page("Linked"))}
+    with SiteServer(routes=routes) as site:
+        site.routes["/robots.txt"] = Route(body=f"User-agent: *\nAllow: /\nSitemap: {site.url('/sitemap.xml')}\n",
+                                           content_type="text/plain")
+        site.routes["/sitemap.xml"] = Route(content_type="application/xml", body=(
+            '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"<url><loc>{site.url('/only-in-sitemap.html')}</loc></url></urlset>"))
+        site.routes["/only-in-sitemap.html"] = Route(body=page("Sitemap only"))
+        extra = ["--sitemaps"] if use_sitemaps else []
+        stats = crawl([site.url("/")], tmp_path / "c", "--allow-private", *extra)
+        assert ("/only-in-sitemap.html" in site.paths()) is use_sitemaps
+        assert "/linked.html" in site.paths()
+        assert stats.get("winnow/sitemaps/read", 0) == (1 if use_sitemaps else 0)
