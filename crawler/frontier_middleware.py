@@ -1,4 +1,5 @@
-"""Scrapy spider middleware that runs the frontier logic of ``crawler/frontier.py`` in a crawl.
+"""Scrapy spider middleware that runs the frontier logic in a crawl: ``crawler/url_priority.py``,
+``crawler/traps.py``, ``crawler/host_language.py`` and ``crawler/topics.py``.
 
 For every request a callback yields, it drops crawler traps (``TrapGuard``) and adds to ``request.priority``
 the URL heuristics (``url_priority``), the host language adjustment (``HostLanguage``, when
@@ -54,7 +55,10 @@ from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 
-from crawler.frontier import HostLanguage, TopicBalancer, TrapGuard, split_url, url_priority
+from crawler.host_language import HostLanguage
+from crawler.topics import TopicBalancer
+from crawler.traps import TrapGuard
+from crawler.url_priority import split_url, url_priority
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

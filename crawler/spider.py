@@ -27,7 +27,8 @@ from scrapy.utils.sitemap import Sitemap
 from w3lib.url import canonicalize_url
 
 from crawler.journal import Journal
-from crawler.signals import TdmRep, page_verdict
+from crawler.signals import page_verdict
+from crawler.tdmrep import TdmRep
 
 log = logging.getLogger(__name__)
 
