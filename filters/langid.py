@@ -16,6 +16,10 @@ Nothing downloads at run time.
 Drop reasons: ``not_in_languages`` (detail: the language) when ``languages`` is given and the
 language is not in it; ``low_score`` (detail: ``"<lang> <score>"``) when the score is below
 ``min_score``. Empty text gets ``lang="und"`` with score 0.0, so ``min_score`` decides its fate.
+
+``kind`` chooses the records: ``document`` (the text), ``image_text`` (the alt text: short, so
+scores are lower; give alt text its own ``min_score``), ``interleaved`` (the text segments, joined).
+The host-level language distribution (domain-level language ID) is ``filters.langid_hosts.HostLanguage``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from filters.text import ALL_KINDS, check_kind, main_text
 from pipelines.records import Document
 from pipelines.step import Drop, Step
 
@@ -109,7 +114,8 @@ class LanguageID(Step):
     input_kind = "document"
     default_name = "langid"
 
-    def __init__(self, languages: list[str] | None = None, min_score: float = 0.0) -> None:
+    def __init__(self, languages: list[str] | None = None, min_score: float = 0.0, kind: str = "document") -> None:
+        self.input_kind = check_kind(kind, ALL_KINDS)
         # Validated here because config loading instantiates every step at start-up: a wrong
         # value in the YAML fails before any data moves.
         if languages is not None:
@@ -138,7 +144,7 @@ class LanguageID(Step):
 
     def process_batch(self, records: list[Document]) -> list[Document | Drop]:
         keep = set(self.languages) if self.languages is not None else None
-        results = _predict([normalise(record.text) for record in records])
+        results = _predict([normalise(main_text(record)) for record in records])
         out: list[Document | Drop] = []
         for record, (lang, score) in zip(records, results, strict=True):
             record.lang = lang

@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="keep dropped rows in the shards with dropped_by set, for tuning thresholds")
     run.add_argument("--wave-files", type=int, default=16, metavar="N",
                      help="input files processed (and committed) together; the unit of resumption (default 16)")
+    run.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
+                     help="earlier output folder(s): dedup stages also drop duplicates of rows kept there, "
+                     "using their persisted indexes (nothing there is re-read or re-hashed)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
 
     crawl = sub.add_parser(
@@ -74,7 +77,41 @@ def _parser() -> argparse.ArgumentParser:
                           "a shard folder (out/text) or a whole output folder.")
     insp.add_argument("path", metavar="PATH")
     insp.add_argument("-n", "--samples", type=int, default=3, help="sample rows to show (default 3)")
+    _add_quality_parser(sub)
     return parser
+
+
+def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
+    quality = sub.add_parser("quality", help="train or label data for the fastText quality classifier",
+                             description="Model-based quality filtering (filters.quality): label a sample with an "
+                             "LLM endpoint (annotate), train a fastText classifier (train).")
+    qsub = quality.add_subparsers(dest="quality_command", required=True, metavar="ACTION")
+    train = qsub.add_parser("train", help="train a fastText quality classifier",
+                            description="Train a fastText classifier (DCLM labels: __label__hq / __label__cc) "
+                            "on positive and negative texts from JSONL or Parquet files (a 'text' field).")
+    train.add_argument("--positive", nargs="+", required=True, metavar="PATH", help="files/folders of good texts")
+    train.add_argument("--negative", nargs="+", required=True, metavar="PATH", help="files/folders of poor texts")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="where to write the model (.bin)")
+    train.add_argument("--epoch", type=int, default=5)
+    train.add_argument("--lr", type=float, default=0.1)
+    train.add_argument("--dim", type=int, default=100)
+    train.add_argument("--word-ngrams", type=int, default=2, help="2 or more (default 2, DCLM's bigram model)")
+    train.add_argument("--bucket", type=int, default=2_000_000, help="hash buckets for n-grams (default 2000000)")
+    train.add_argument("--quantize", action="store_true", help="write a compressed (product-quantised) model")
+    train.add_argument("--seed", type=int, default=0)
+    ann = qsub.add_parser("annotate", help="score a sample with an LLM endpoint (FineWeb-Edu recipe)",
+                          description="Score a sample of documents 0-5 for educational value with an OpenAI-"
+                          "compatible endpoint; writes annotations.jsonl, positive.jsonl and negative.jsonl.")
+    ann.add_argument("input", nargs="+", metavar="PATH", help="JSONL/Parquet documents (winnow text shards too)")
+    ann.add_argument("-o", "--output", required=True, metavar="DIR")
+    ann.add_argument("--base-url", required=True, help="e.g. http://127.0.0.1:8080/v1")
+    ann.add_argument("--model", required=True, help="model name the endpoint serves")
+    ann.add_argument("--api-key", default=None, help="bearer token, if the endpoint needs one")
+    ann.add_argument("--sample", type=int, default=1000, help="documents to score (default 1000)")
+    ann.add_argument("--threshold", type=int, default=3, help="score >= this is positive (default 3)")
+    ann.add_argument("--max-chars", type=int, default=3000, help="characters of each document sent (default 3000)")
+    ann.add_argument("--seed", type=int, default=0)
+    ann.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -95,7 +132,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
-                      progress=not args.no_progress)
+                      progress=not args.no_progress, dedup_against=[Path(p) for p in args.dedup_against])
     try:
         stats = run(opts)
     except (ConfigError, OutputMismatchError) as exc:
@@ -166,13 +203,43 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_quality(args: argparse.Namespace) -> int:
+    import json
+
+    from filters import quality
+
+    if args.quality_command == "train":
+        try:
+            result = quality.train(
+                (t for p in args.positive for t in quality.read_texts(p)),
+                (t for p in args.negative for t in quality.read_texts(p)),
+                args.output, epoch=args.epoch, lr=args.lr, dim=args.dim, word_ngrams=args.word_ngrams,
+                bucket=args.bucket, quantize=args.quantize, seed=args.seed)
+        except (ValueError, FileNotFoundError, RuntimeError) as exc:
+            print(f"winnow quality train: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(result))
+        return 0
+    from filters.quality_annotate import Endpoint, annotate
+
+    endpoint = Endpoint(args.base_url, args.model, args.api_key, args.timeout)
+    try:
+        counts = annotate(args.input, args.output, endpoint, sample=args.sample, threshold=args.threshold,
+                          max_chars=args.max_chars, seed=args.seed)
+    except (ConnectionError, FileNotFoundError, ValueError) as exc:
+        print(f"winnow quality annotate: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(counts))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect}
+    commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality}
     return commands[args.command](args)
 
 

@@ -67,6 +67,7 @@ class Page:
     content_type: str | None = None
     charset: str | None = None
     images_allowed: bool | None = None  # False on noimageai: the text may be used, its images not
+    rendered: bool | None = None  # True: html is the DOM a headless browser rendered; None: the input does not say
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -79,6 +80,7 @@ PAGE_SCHEMA = _schema(
         pa.field("content_type", pa.string()),
         pa.field("charset", pa.string()),
         pa.field("images_allowed", pa.bool_()),
+        pa.field("rendered", pa.bool_()),
     ],
 )
 
@@ -98,6 +100,8 @@ class Document:
     title: str | None = None
     lang: str | None = None
     lang_score: float | None = None
+    quality_score: float | None = None  # filters.quality: P(high quality) from the fastText classifier
+    pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per redacted span ("EMAIL", ...)
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -109,6 +113,8 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("title", pa.string()),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
+        pa.field("quality_score", pa.float32()),
+        pa.field("pii_redacted", pa.list_(pa.string())),
     ],
 )
 
@@ -132,6 +138,7 @@ class ImageTextPair:
     height: int | None = None
     lang: str | None = None
     lang_score: float | None = None
+    pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in alt/context
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -147,6 +154,7 @@ IMAGE_TEXT_SCHEMA = _schema(
         pa.field("height", pa.int32()),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
+        pa.field("pii_redacted", pa.list_(pa.string())),
     ],
 )
 
@@ -186,6 +194,8 @@ class InterleavedDoc:
     segments: list[Segment] = field(default_factory=list)
     lang: str | None = None
     lang_score: float | None = None
+    quality_score: float | None = None  # filters.quality, on the joined text segments
+    pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -197,6 +207,8 @@ INTERLEAVED_SCHEMA = _schema(
         pa.field("segments", pa.list_(SEGMENT_TYPE)),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
+        pa.field("quality_score", pa.float32()),
+        pa.field("pii_redacted", pa.list_(pa.string())),
     ],
 )
 

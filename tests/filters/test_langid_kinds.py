@@ -1,0 +1,93 @@
+"""Language ID on alt text and interleaved documents; the host-level language distribution stage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from filters.langid import LanguageID
+from filters.langid_hosts import HostLanguage, host_language_distribution, host_of, main
+from pipelines.dataset import LocalDataset
+from pipelines.records import Document, ImageTextPair, InterleavedDoc, Segment, from_table, to_table
+
+EN = "The committee will publish its final report on the new railway line early next year."
+FR = "Le comité publiera son rapport final sur la nouvelle ligne de chemin de fer au début de l'année."
+DE = "Der Ausschuss wird seinen Abschlussbericht über die neue Bahnstrecke Anfang nächsten Jahres vorlegen."
+
+
+def test_alt_text_and_interleaved_are_labelled() -> None:
+    step = LanguageID(kind="image_text", languages=["en"])
+    step.bind()
+    pairs = [ImageTextPair(id="a", url=None, source="s", alt="A red bicycle leaning against a stone wall"),
+             ImageTextPair(id="b", url=None, source="s", alt="Ein rotes Fahrrad lehnt an einer Steinmauer")]
+    rows = {r.id: r for r in from_table(step(to_table(pairs, "image_text")))}
+    assert rows["a"].lang == "en" and rows["a"].dropped_by is None
+    assert rows["b"].dropped_by == "langid.not_in_languages"
+    inter = InterleavedDoc(id="i", url=None, source="s", segments=[
+        Segment("text", text=FR), Segment("image", image_url="u", alt="an English alt"), Segment("text", text=FR)])
+    (out,) = LanguageID(kind="interleaved").process_batch([inter])
+    assert out.lang == "fr" and out.lang_score > 0.5
+    with pytest.raises(ValueError, match="kind"):
+        LanguageID(kind="page")
+
+
+def _docs() -> list[Document]:
+    docs = []
+    for i in range(6):
+        docs.append(Document(id=f"a{i}", url=f"https://www.alpha.example/{i}", source="s", text=EN * 3, lang="en"))
+    docs.append(Document(id="a-fr", url="https://alpha.example/fr", source="s", text=FR, lang="fr"))
+    for i in range(3):
+        docs.append(Document(id=f"b{i}", url=f"https://beta.example/{i}", source="s", text=DE * 2, lang="de"))
+    docs.append(Document(id="nourl", url=None, source="s", text=EN, lang="en"))
+    docs.append(Document(id="dead", url="https://beta.example/x", source="s", dropped_by="langid.low_score"))
+    return docs
+
+
+def _run(stage: HostLanguage, tmp_path: Path, wave: str = "w1") -> dict[str, Document]:
+    stage.bind()
+    stage.bind_state(str(tmp_path / "_state" / stage.name), wave, set())
+    table = to_table(_docs(), "document")
+    halves = [table.slice(0, 5), table.slice(5)]  # a host spread over two input batches
+    out = pa.concat_tables(list(stage.run(LocalDataset(halves)).tables()))
+    assert out.schema.names == table.schema.names
+    return {r.id: r for r in from_table(out)}
+
+
+def test_host_distribution_is_persisted_and_added_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _run(HostLanguage(), tmp_path)
+    assert all(r.dropped_by is None for r in rows.values() if r.id != "dead")
+    dist = host_language_distribution(tmp_path)
+    assert set(dist) == {"alpha.example", "beta.example"}
+    assert dist["alpha.example"]["en"]["docs"] == 6 and dist["alpha.example"]["fr"]["docs"] == 1
+    assert dist["beta.example"] == {"de": {"docs": 3, "chars": 3 * len(DE * 2)}}
+    assert main([str(tmp_path)]) == 0
+    assert "alpha.example\ten\t6" in capsys.readouterr().out
+
+
+def test_host_level_decisions(tmp_path: Path) -> None:
+    rows = _run(HostLanguage(languages=["en"]), tmp_path)
+    assert {r.id for r in rows.values() if r.dropped_by == "host_langid.host_not_in_languages"} == {"b0", "b1", "b2"}
+    assert rows["a-fr"].dropped_by is None  # its host's main language is English
+    assert rows["b0"].text is None and rows["b0"].drop_detail == "beta.example de"
+    rows = _run(HostLanguage(min_host_share=0.1), tmp_path / "share")
+    assert [r.id for r in rows.values() if r.dropped_by == "host_langid.off_host_language"] == ["a-fr"]
+    assert rows["nourl"].dropped_by is None
+
+
+def test_only_committed_waves_count(tmp_path: Path) -> None:
+    _run(HostLanguage(), tmp_path, wave="w1")
+    _run(HostLanguage(), tmp_path, wave="w2")
+    progress = tmp_path / "_progress"
+    progress.mkdir()
+    (progress / "wave-w1.json").write_text(json.dumps({"wave": "w1"}))
+    assert host_language_distribution(tmp_path)["beta.example"]["de"]["docs"] == 3  # w2 never committed
+
+
+def test_host_of() -> None:
+    assert host_of("https://WWW.Example.org:8080/a") == "example.org"
+    assert host_of("not a url") is None and host_of(None) is None
+    with pytest.raises(ValueError):
+        HostLanguage(min_host_share=2)
