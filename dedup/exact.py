@@ -10,17 +10,25 @@ Of each group of equal texts one representative is kept by a deterministic rule:
 
 Across waves and runs: the digests of kept rows are persisted in the output (``_state/<name>/``);
 a later wave drops texts already kept by an earlier one (first written wins, as in incremental
-dedup: written shards are never rewritten). Near-duplicates are the MinHash stage's job.
+dedup: written shards are never rewritten), and ``winnow run --dedup-against PREVIOUS_OUT`` adds the
+digests kept by an earlier run. Near-duplicates are the MinHash stage's job (``dedup.near``).
+
+Per output kind (``kind``, ``field``): documents by ``text``; interleaved documents by ``segments``
+(their text segments joined); image-text pairs by ``image_url`` (one pair per image) or by
+``[image_url, alt]`` (one pair per image and caption). A field whose name ends in ``url`` is compared
+as a normalised URL (``normalize_url``), any other as normalised text; several fields form one key.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import re
 import unicodedata
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -28,8 +36,16 @@ import pyarrow.parquet as pq
 
 from pipelines.step import Stage
 
+log = logging.getLogger(__name__)
+
 KEY = "_exact_key"
 _PUNCT_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
+# The bulky column of each kind, emptied in dropped rows (thin tombstones); image-text rows are small already.
+BULK = {"document": "text", "interleaved": "segments"}
+DEFAULT_FIELD = {"document": "text", "interleaved": "segments", "image_text": "image_url"}
+# Query parameters that track the visit, not the resource (utm_* is matched by prefix).
+_TRACKING = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "_ga", "ref_src"})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def normalize(text: str) -> str:
@@ -42,6 +58,45 @@ def text_digest(text: str) -> str:
     return hashlib.blake2b(normalize(text).encode("utf-8"), digest_size=16).hexdigest()
 
 
+def normalize_url(url: str) -> str:
+    """Scheme folded to https, host lower-cased without a default port or trailing dot, fragment and tracking
+    parameters (utm_*, fbclid, gclid, ...) removed, the other query parameters sorted."""
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if port is not None and port != _DEFAULT_PORTS.get(scheme):
+        host = f"{host}:{port}"
+    query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                   if not k.lower().startswith("utm_") and k.lower() not in _TRACKING)
+    scheme = "https" if scheme in _DEFAULT_PORTS else scheme
+    return urlunsplit((scheme, host, parts.path or "/", urlencode(query), ""))
+
+
+def _segments_text(segments: list[dict[str, Any]] | None) -> str:
+    return "\n".join(s["text"] for s in segments or () if s and s.get("kind") == "text" and s.get("text"))
+
+
+def _value(name: str, value: Any) -> str:
+    if name == "segments":
+        return normalize(_segments_text(value))
+    if name.endswith("url"):
+        return normalize_url(value or "")
+    return normalize(value or "")
+
+
+def key_digest(names: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """BLAKE2b-128 of the normalised field values (one field of text: ``text_digest``, unchanged)."""
+    if names == ("text",):
+        return text_digest(values[0] or "")
+    joined = "\x1f".join(_value(n, v) for n, v in zip(names, values, strict=True))
+    return hashlib.blake2b(joined.encode("utf-8"), digest_size=16).hexdigest()
+
+
 @functools.lru_cache(maxsize=4)
 def _load_prior(files: tuple[str, ...]) -> frozenset[str]:
     """Digests kept by completed earlier waves; cached per worker process."""
@@ -51,23 +106,47 @@ def _load_prior(files: tuple[str, ...]) -> frozenset[str]:
     return frozenset(seen)
 
 
+def _committed_files(folder: str, waves: set[str]) -> tuple[str, ...]:
+    return tuple(sorted(str(p) for p in Path(folder).glob("*.parquet") if p.name.split("-", 1)[0] in waves))
+
+
 class ExactDedup(Stage):
-    """Keep one row per normalised text. ``field``: the text column (``text`` for documents)."""
+    """Keep one row per normalised key. ``kind``: the record kind; ``field``: a column or a list of columns
+    (default: ``text`` for documents, ``segments`` for interleaved documents, ``image_url`` for image-text)."""
 
     default_name = "exact_dedup"
 
-    def __init__(self, field: str = "text") -> None:
-        self.field = field
+    def __init__(self, field: str | list[str] | None = None, kind: str = "document") -> None:
+        if kind not in DEFAULT_FIELD:
+            raise ValueError(f"kind must be one of {sorted(DEFAULT_FIELD)}, got {kind!r}")
+        self.input_kind = kind  # type: ignore[misc]  # an instance may narrow the class default
+        fields = field or DEFAULT_FIELD[kind]
+        self.fields = (fields,) if isinstance(fields, str) else tuple(fields)
+        if not self.fields:
+            raise ValueError("field must name at least one column")
+        self.field = self.fields[0]
         self.wave: str | None = None
-        self.prior_files: tuple[str, ...] = ()
+        self.own_files: tuple[str, ...] = ()
+        self.against_files: tuple[str, ...] = ()
+
+    @property
+    def prior_files(self) -> tuple[str, ...]:
+        return self.own_files + self.against_files
 
     def bind_state(self, state_dir: str, wave: str, completed_waves: set[str]) -> None:
         """Called by the runner before each wave: where to persist, and which earlier files count."""
         self.state_dir = state_dir
         self.wave = wave
-        folder = Path(state_dir)
-        self.prior_files = tuple(sorted(
-            str(p) for p in folder.glob("*.parquet") if p.name.split("-", 1)[0] in completed_waves))
+        self.own_files = _committed_files(state_dir, completed_waves)
+
+    def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
+        """Digests kept by earlier outputs (``--dedup-against``): this stage's state folder there, committed waves."""
+        files: list[str] = []
+        for folder, waves in previous:
+            if not Path(folder).is_dir():
+                log.warning("%s: no state in %s (no row kept there by a stage of this name)", self._name(), folder)
+            files.extend(_committed_files(folder, waves))
+        self.against_files = tuple(files)
 
     def run(self, dataset: Any) -> Any:
         return (dataset.map_batches(self._add_key)
@@ -76,10 +155,10 @@ class ExactDedup(Stage):
 
     def _add_key(self, table: pa.Table) -> pa.Table:
         live = pc.is_null(table.column("dropped_by")).to_pylist()
-        texts = table.column(self.field).to_pylist()
+        values = list(zip(*(table.column(f).to_pylist() for f in self.fields), strict=True))
         ids = table.column("id").to_pylist()
         # Tombstones get a key of their own so they pass through the shuffle untouched.
-        keys = [text_digest(t or "") if alive else f"~{i}" for t, alive, i in zip(texts, live, ids, strict=True)]
+        keys = [key_digest(self.fields, v) if alive else f"~{i}" for v, alive, i in zip(values, live, ids, strict=True)]
         return table.append_column(KEY, pa.array(keys, pa.string()))
 
     def _dedup(self, table: pa.Table) -> pa.Table:
@@ -107,10 +186,11 @@ class ExactDedup(Stage):
                                  pa.array(dropped_by, pa.string()))
         table = table.set_column(table.schema.get_field_index("drop_detail"), "drop_detail",
                                  pa.array(detail, pa.string()))
-        if not self.annotate:
+        bulk = BULK.get(self.input_kind)
+        if not self.annotate and bulk:
             # Dropped duplicates travel on as thin tombstones: identity columns only.
             keep_text = pc.is_null(table.column("dropped_by"))
-            col = table.schema.get_field_index(self.field)
+            col = table.schema.get_field_index(bulk)
             table = table.set_column(col, table.schema.field(col),
                                      pc.if_else(keep_text, table.column(col), pa.scalar(None, table.column(col).type)))
         return table

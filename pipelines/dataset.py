@@ -2,8 +2,9 @@
 
 Two implementations share it: ``LocalDataset`` (tables in this process, for ``--local``, tests and
 debugging a sample) and ``pipelines.ray_data.RayDataset`` (the only module that imports
-``ray.data``). A Stage written once against these four methods runs on both runners, which is
-what lets the test suite assert that both produce the same rows.
+``ray.data``). A Stage written once against these methods runs on both runners, which is
+what lets the test suite assert that both produce the same rows. Stages that make several passes
+(MinHash dedup) call ``materialize`` first: a lazy dataset recomputes (Ray) or is exhausted (local) otherwise.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ class Dataset(Protocol):
 
     def rebatch(self, max_rows: int) -> Dataset:
         """Combine small batches (up to ``max_rows`` rows) so that shards are not tiny."""
+        ...
+
+    def materialize(self) -> Dataset:
+        """Execute now and keep the result, so that it can be consumed more than once (a Stage's passes)."""
         ...
 
     def tables(self) -> Iterator[pa.Table]:
@@ -90,6 +95,10 @@ class LocalDataset:
                 yield pa.concat_tables(buf)
 
         return LocalDataset(gathered())
+
+    def materialize(self) -> LocalDataset:
+        # A list, not the generator: a lazy LocalDataset can be consumed only once.
+        return LocalDataset(list(self._tables))
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._tables

@@ -12,6 +12,10 @@ Output folder layout::
     stats.json                       per step: in, kept, dropped by reason; outputs; errors
     manifest.json                    config, package versions, inputs, runner
     _progress/  _state/              wave commit records; persisted stage state (dedup indexes)
+
+``--dedup-against PREVIOUS_OUT`` (``RunOptions.dedup_against``) hands stages that define
+``bind_against`` the state folders of earlier outputs (only their committed waves), so that dedup
+stages drop duplicates of rows kept there without reading or re-hashing those rows.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import os
 import platform
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -32,7 +36,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from pipelines.config import PipelineConfig
+from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, read_input
 from pipelines.records import OUTPUT_DIRS
@@ -62,6 +66,8 @@ class RunOptions:
     annotate: bool = False
     wave_files: int = 16
     progress: bool = True
+    # Earlier output folders whose kept rows this run's dedup stages drop duplicates of (cross-crawl dedup).
+    dedup_against: list[Path] = field(default_factory=list)
 
 
 def config_digest(config: PipelineConfig) -> str:
@@ -126,6 +132,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
         if record["config"] != digest:
             raise OutputMismatchError(
                 f"{out} holds results of a different pipeline config; use a new --output folder")
+    against = _previous_outputs(opts)
     removed = clean_incomplete(out, set(waves))
     if removed:
         log.warning("removed %d leftover file(s) of an interrupted run: %s", len(removed), removed[:5])
@@ -140,6 +147,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
         "config_digest": digest,
         "runner": "local" if opts.local else ("ray" if not opts.address else f"ray@{opts.address}"),
         "annotate": opts.annotate,
+        "dedup_against": [str(p) for p, _ in against],
         "versions": _versions(),
         "inputs": [{"path": p, "bytes": os.path.getsize(p)} for p in opts.inputs],
         "started_at": datetime.now(UTC).isoformat(),
@@ -154,7 +162,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
         init_ray(opts.address)
     for paths in batches:
         wid = wave_id(paths)
-        tallies = _run_wave(opts, paths, wid, set(waves))
+        tallies = _run_wave(opts, paths, wid, set(waves), against)
         record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
                   "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
         _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
@@ -179,7 +187,21 @@ def _kind_by_name(name: str) -> str:
         return "document"
 
 
-def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str]) -> list[dict[str, Any]]:
+def _previous_outputs(opts: RunOptions) -> list[tuple[Path, set[str]]]:
+    """``--dedup-against`` folders and their committed waves (only those count, as for this output's own)."""
+    found = []
+    for prev in opts.dedup_against:
+        prev = Path(prev)
+        if not (prev / PROGRESS_DIR).is_dir():
+            raise ConfigError(f"--dedup-against {prev}: not a winnow output folder (no {PROGRESS_DIR}/)")
+        if prev.resolve() == opts.output.resolve():
+            raise ConfigError(f"--dedup-against {prev} is the output folder itself (its own waves count already)")
+        found.append((prev, set(completed_waves(prev))))
+    return found
+
+
+def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str],
+              against: list[tuple[Path, set[str]]] | None = None) -> list[dict[str, Any]]:
     by_kind: dict[str, Dataset] = {}
     for kind in sorted({input_kind(p) for p in paths}):
         group = [p for p in paths if input_kind(p) == kind]
@@ -192,6 +214,11 @@ def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str]) -> l
         if isinstance(step, Stage):
             if hasattr(step, "bind_state"):
                 step.bind_state(str(opts.output / STATE_DIR / step.name), wid, done)
+            if against and hasattr(step, "bind_against"):
+                try:
+                    step.bind_against([(str(prev / STATE_DIR / step.name), waves) for prev, waves in against])
+                except ValueError as exc:  # e.g. an index made with other parameters
+                    raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
             ds = step.run(ds)
         else:
             ds = ds.apply_step(step)

@@ -3,9 +3,9 @@ from datetime import UTC, datetime
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from dedup.exact import ExactDedup, normalize, text_digest
+from dedup.exact import ExactDedup, normalize, normalize_url, text_digest
 from pipelines.dataset import LocalDataset
-from pipelines.records import Document, from_table, to_table
+from pipelines.records import Document, ImageTextPair, InterleavedDoc, Segment, from_table, to_table
 
 
 def doc(i, text, day=None, dropped=None):
@@ -80,3 +80,54 @@ def test_key_column_removed():
     (table,) = list(stage().run(ds).tables())
     assert "_exact_key" not in table.column_names
     assert pc.all(pc.is_null(table["dropped_by"])).as_py()
+
+
+def pair(i, image_url, alt, day=None):
+    when = datetime(2024, 1, day, tzinfo=UTC) if day else None
+    return ImageTextPair(id=i, url=f"http://page/{i}", source=f"f@{i}", fetched_at=when, image_url=image_url, alt=alt)
+
+
+def run_kind(s, records, kind):
+    return [r for t in s.run(LocalDataset([to_table(records, kind)])).tables() for r in from_table(t)]
+
+
+def test_url_normalisation():
+    assert normalize_url("HTTP://Example.COM:80/a.png?utm_source=x&b=2&a=1#top") == "https://example.com/a.png?a=1&b=2"
+    assert normalize_url("https://example.com") == "https://example.com/"
+    assert normalize_url("https://example.com:8443/x") != normalize_url("https://example.com/x")
+
+
+def test_image_text_pairs_by_url_and_by_url_and_alt():
+    pairs = [pair("a", "http://img.example/cat.png", "A cat", day=2), pair("b", "https://IMG.example/cat.png#x",
+             "a cat!", day=3), pair("c", "http://img.example/cat.png?utm_medium=feed", "Another caption", day=1),
+             pair("d", "http://img.example/dog.png", "A cat", day=1)]
+    by_url = ExactDedup(kind="image_text")
+    by_url.bind()
+    rows = run_kind(by_url, pairs, "image_text")
+    assert sorted(r.id for r in rows if r.dropped_by is None) == ["c", "d"]  # one pair per image
+    by_pair = ExactDedup(kind="image_text", field=["image_url", "alt"])
+    by_pair.bind()
+    rows = run_kind(by_pair, pairs, "image_text")
+    assert {r.id: r.drop_detail for r in rows if r.dropped_by} == {"b": "duplicate of a"}
+
+
+def test_interleaved_by_joined_text():
+    def inter(i, text, image):
+        return InterleavedDoc(id=i, url=None, source=i, segments=[
+            Segment(kind="text", text=text), Segment(kind="image", image_url=image)])
+    s = ExactDedup(kind="interleaved")
+    s.bind()
+    rows = run_kind(s, [inter("a", "Same words.", "http://x/1"), inter("b", "same words", "http://x/2"),
+                        inter("c", "other words", "http://x/1")], "interleaved")
+    assert {r.id: r.dropped_by for r in rows} == {"a": None, "b": "exact_dedup.exact_duplicate", "c": None}
+    assert next(r for r in rows if r.id == "b").segments == []
+
+
+def test_dedup_against_an_earlier_output(tmp_path):
+    run(stage(tmp_path), [doc("a", "alpha"), doc("b", "beta")])
+    s = ExactDedup()
+    s.bind()
+    s.bind_state(str(tmp_path / "new"), "x1", set())
+    s.bind_against([(str(tmp_path), {"w1"}), (str(tmp_path / "missing"), {"w9"})])
+    rows = run(s, [doc("c", "ALPHA"), doc("d", "delta")])
+    assert {r.id: r.drop_detail for r in rows if r.dropped_by} == {"c": "kept in an earlier wave"}

@@ -1,0 +1,371 @@
+"""MinHash near-duplicate removal as a Stage: LSH bands grouped with a shuffle, connected components, one keeper.
+
+Per wave (all passes go through the Dataset interface, so the same code runs in-process and on Ray):
+
+1. signatures: every live document's text (interleaved documents: their text segments joined) is shingled and
+   MinHashed (``dedup.minhash``: 5-word shingles, character 5-grams for languages written without spaces, 14 bands
+   x 8 rows as FineWeb, datasketch's affine32 MinHash);
+2. band rows (band key, document key) are grouped by a bucket of the key with a hash shuffle; within a bucket,
+   documents sharing a band key become candidate pairs (the smallest document linked to each other one; with
+   verification, every pair of a group of up to ``max_pairs_group``). Band rows of committed earlier waves and of
+   ``--dedup-against`` outputs are read from their bucket's state files and join the groups, so documents already
+   written are matched without being re-hashed;
+3. optional verification: a candidate pair survives only if the true Jaccard similarity of the two shingle sets
+   reaches ``verify`` (shingle sets are looked up per bucket: edges keyed by one end, then the other);
+4. connected components of the surviving pairs, distributed (``dedup.components``, large-star / small-star);
+5. in each component the smallest document key is kept: documents written earlier first, then earliest
+   ``fetched_at`` (missing dates last), then smallest ``id`` (the exact-dedup rule); every other document is
+   dropped as ``near_duplicate`` with the keeper's id in ``drop_detail``. The decisions (one row per dropped
+   document: its key and its keeper's) are written per bucket, and every worker loads them once to mark its
+   batches; they stay in the state folder as the wave's audit trail.
+
+The band index of every live document that reached the stage is persisted (``dedup.state``), dropped ones
+included: a later document that is near a dropped one is then dropped too, as it would have been had both been
+in the same wave (the component's keeper is already written).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from dedup import state
+from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, buckets_of, connected_components, count_rows
+from dedup.minhash import MinHashParams, band_keys, choose_bands, jaccard, shingle_hashes, signatures
+from pipelines.step import Stage
+
+log = logging.getLogger(__name__)
+
+_TS_OFFSET = 1 << 62  # keeps pre-1970 timestamps positive in the 16-hex-digit key
+_NO_DATE = "~" * 16  # sorts after every hex digit: undated documents lose to dated ones
+PRIOR = "0"  # prefix of documents written earlier: they sort first and stay the keepers
+FIELDS = {"document": "text", "interleaved": "segments"}
+_VERIFY_SCHEMA = pa.schema([*EDGE_SCHEMA, pa.field("u_sh", pa.list_(pa.uint32()))])
+
+
+def doc_keys(table: pa.Table) -> pa.Array:
+    """"1" + 16 hex digits of fetched_at (or "~" x 16) + id: string order is the representative rule."""
+    micros = table.column("fetched_at").cast(pa.int64()).to_pylist()
+    ids = table.column("id").to_pylist()
+    return pa.array([f"1{_NO_DATE if t is None else format(t + _TS_OFFSET, '016x')}{i}"
+                     for t, i in zip(micros, ids, strict=True)], pa.string())
+
+
+def id_of(node: str) -> str:
+    return node.lstrip(PRIOR)[17:]
+
+
+def _raw(nodes: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """Document keys without the prior marker (state files and buckets use these)."""
+    return pc.utf8_ltrim(nodes, characters=PRIOR)
+
+
+def joined_text(segments: list[dict[str, Any]] | None) -> str:
+    """The text of an interleaved document: its text segments in order, one per line."""
+    return "\n".join(s["text"] for s in segments or () if s and s.get("kind") == "text" and s.get("text"))
+
+
+class MinHashDedup(Stage):
+    """Drop near-duplicate documents (MinHash LSH); see the module docstring.
+
+    ``kind``/``field``: ``document`` by ``text`` (default) or ``interleaved`` by ``segments`` (joined text).
+    ``bands``/``rows``: explicit LSH shape, FineWeb's 14 x 8 by default; or ``threshold``: the shape datasketch's
+    ``MinHashLSH`` picks for that Jaccard threshold. ``num_perm`` defaults to bands x rows. ``verify``: keep only
+    candidate pairs whose true Jaccard similarity is at least this (None: every LSH candidate, as FineWeb).
+    ``buckets``: shuffle groups and state files per wave.
+    """
+
+    default_name = "minhash_dedup"
+
+    def __init__(self, kind: str = "document", field: str | None = None, bands: int | None = None,
+                 rows: int | None = None, threshold: float | None = None, num_perm: int | None = None,
+                 ngram: int = 5, char_ngram: int = 5, seed: int = 1, verify: float | None = None,
+                 buckets: int = 32, max_pairs_group: int = 16) -> None:
+        if kind not in FIELDS:
+            raise ValueError(f"kind must be one of {sorted(FIELDS)}, got {kind!r}")
+        if threshold is not None and (bands is not None or rows is not None):
+            raise ValueError("give either bands and rows, or threshold, not both")
+        if (bands is None) != (rows is None):
+            raise ValueError("give bands and rows together")
+        if threshold is not None:
+            if not 0.0 < threshold < 1.0:
+                raise ValueError(f"threshold must be in (0, 1), got {threshold}")
+            bands, rows = choose_bands(threshold, num_perm or 112)
+        bands, rows = bands or 14, rows or 8
+        if verify is not None and not 0.0 < verify <= 1.0:
+            raise ValueError(f"verify must be a Jaccard threshold in (0, 1], got {verify}")
+        if buckets < 1 or max_pairs_group < 2:
+            raise ValueError("buckets must be >= 1 and max_pairs_group >= 2")
+        self.input_kind = kind  # type: ignore[misc]  # an instance may narrow the class default
+        self.field = field or FIELDS[kind]
+        self.params = MinHashParams(num_perm=num_perm or bands * rows, bands=bands, rows=rows, ngram=ngram,
+                                    char_ngram=char_ngram, seed=seed)
+        self.verify = verify
+        self.buckets = buckets
+        self.max_pairs_group = max_pairs_group
+        self.wave = "unbound"
+        self.own: tuple[str, set[str]] | None = None
+        self.against: list[tuple[str, set[str]]] = []
+        self.work_dir: str | None = None
+        self.prior_bands: dict[int, tuple[str, ...]] = {}
+        self.prior_shingles: tuple[str, ...] = ()
+        self.wave_shingles: tuple[str, ...] = ()
+        self.label_files: tuple[str, ...] = ()
+
+    @property
+    def state_params(self) -> dict[str, object]:
+        return {**self.params.as_dict(), "buckets": self.buckets}
+
+    # -- binding (runner, driver side) ------------------------------------------------------------------------
+    def bind_state(self, state_dir: str, wave: str, completed_waves: set[str]) -> None:
+        """Where this stage persists its index, the wave being run, and which earlier waves are committed."""
+        self.state_dir = state_dir
+        self.wave = wave
+        self.own = (state_dir, set(completed_waves))
+
+    def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
+        """Earlier outputs (this stage's state folder there, and that output's committed waves) to dedup against."""
+        for folder, _ in previous:
+            if not Path(folder).is_dir():
+                log.warning("%s: no state in %s (no document reached a stage of this name there)", self._name(),
+                            folder)
+        self.against = [(folder, waves) for folder, waves in previous if Path(folder).is_dir()]
+        state.check_params(state.committed(self.against, "bands"), self.state_params, "the --dedup-against output")
+
+    # -- the stage --------------------------------------------------------------------------------------------
+    def run(self, dataset: Any) -> Any:
+        folders = ([self.own] if self.own else []) + self.against
+        self.prior_bands = state.committed(folders, "bands")
+        self.prior_shingles = state.committed(folders, "shingles").get(-1, ()) if self.verify is not None else ()
+        self.work_dir = self.state_dir or tempfile.mkdtemp(prefix="winnow-minhash-")
+        self.label_files = ()
+        for stale in Path(self.work_dir).glob(f"{self.wave}-*"):  # this wave's files of an earlier attempt
+            stale.unlink()
+
+        clock = _Clock()
+        docs = dataset.materialize()
+        clock.lap("input")
+        sigs = docs.map_batches(self._sign).materialize()
+        clock.lap("signatures")
+        edges = sigs.map_batches(self._band_rows).map_groups(BUCKET, self._candidates).materialize()
+        clock.lap("band groups")
+        if self.verify is not None:
+            self.wave_shingles = tuple(sorted(str(p) for p in Path(self.work_dir).glob(f"{self.wave}-shingles-*")))
+            edges = (edges.map_batches(functools.partial(self._key_by, "u")).map_groups(BUCKET, self._attach_u)
+                     .map_batches(functools.partial(self._key_by, "v")).map_groups(BUCKET, self._check_v)
+                     .materialize())
+            clock.lap("verification")
+        labels = connected_components(edges, self.buckets)
+        clock.lap("components")
+        dropped = count_rows(labels.map_batches(self._key_labels).map_groups(BUCKET, self._write_labels), "n")
+        if dropped:
+            self.label_files = tuple(sorted(str(p) for p in Path(self.work_dir).glob(f"{self.wave}-labels-*")))
+        clock.lap("decisions")
+        log.info("%s wave %s: %d near-duplicate(s); seconds: %s", self._name(), self.wave, dropped, clock)
+        return docs.map_batches(self._apply)
+
+    # -- pass 1: signatures -----------------------------------------------------------------------------------
+    def _texts(self, table: pa.Table) -> pa.Array:
+        if self.field == "segments":
+            return pa.array([joined_text(s) for s in table.column("segments").to_pylist()], pa.large_string())
+        return table.column(self.field).combine_chunks()
+
+    def _sign(self, table: pa.Table) -> pa.Table:
+        live = table.filter(pc.is_null(table.column("dropped_by")))
+        langs = live.column("lang").to_pylist() if "lang" in live.column_names else None
+        shingles, counts = shingle_hashes(self._texts(live), langs, self.params)
+        has = np.flatnonzero(counts > 0)
+        keys = band_keys(signatures(shingles, counts, self.params)[has], self.params)
+        cols: dict[str, pa.Array] = {
+            "dkey": doc_keys(live).take(pa.array(has, pa.int64())),
+            "keys": pa.FixedSizeListArray.from_arrays(pa.array(keys.ravel(), pa.uint64()), self.params.bands),
+        }
+        if self.verify is not None and len(has):
+            # Shingle hashes as computed (repeats included), kept for verification and later runs; sets are formed
+            # only for candidate pairs.
+            assert self.work_dir is not None
+            dkeys = cols["dkey"]
+            offsets = np.concatenate(([0], np.cumsum(counts[has]))).astype(np.int32)
+            rows = pa.table({"dkey": dkeys, "shingles": pa.ListArray.from_arrays(
+                pa.array(offsets), pa.array(shingles, pa.uint32()))}, schema=state.SHINGLES_SCHEMA)
+            name = hashlib.blake2b("\n".join(dkeys.to_pylist()).encode(), digest_size=8).hexdigest()
+            state.write_by_bucket(self.work_dir, f"{self.wave}-shingles-{name}.parquet", rows,
+                                  buckets_of(_raw(dkeys), self.buckets), self.state_params)
+        return pa.table(cols)
+
+    def _band_rows(self, table: pa.Table) -> pa.Table:
+        keys = table.column("keys").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        owner = np.repeat(np.arange(table.num_rows), self.params.bands)
+        return pa.table({"key": pa.array(keys, pa.uint64()), "dkey": table.column("dkey").take(pa.array(owner)),
+                         BUCKET: pa.array((keys % np.uint64(self.buckets)).astype(np.int32))})
+
+    # -- pass 2: band groups -> candidate pairs ---------------------------------------------------------------
+    def _candidates(self, table: pa.Table) -> pa.Table:
+        out = [self._candidates_in(int(b), table.filter(pc.equal(table.column(BUCKET), b)))
+               for b in pc.unique(table.column(BUCKET)).to_pylist()]
+        return pa.concat_tables(out) if out else EDGE_SCHEMA.empty_table()
+
+    def _candidates_in(self, bucket: int, table: pa.Table) -> pa.Table:
+        current = table.select(["key", "dkey"]).cast(state.BANDS_SCHEMA)
+        if self.state_dir:
+            state.write(self.state_dir, state.file_name(self.wave, "bands", bucket), current, self.state_params)
+        prior = state.read(self.prior_bands.get(bucket, ()), state.BANDS_SCHEMA)
+        if prior.num_rows:
+            prior = prior.filter(pc.is_in(prior.column("key"), value_set=current.column("key").combine_chunks()))
+            prior = prior.set_column(1, "dkey", pc.binary_join_element_wise(PRIOR, prior.column("dkey"), ""))
+        rows = pa.concat_tables([prior, current]).sort_by([("key", "ascending"), ("dkey", "ascending")])
+        if rows.num_rows < 2:
+            return EDGE_SCHEMA.empty_table()
+        keys = rows.column("key").to_numpy()
+        fresh = pc.invert(pc.starts_with(rows.column("dkey"), PRIOR)).to_numpy(zero_copy_only=False)
+        first = np.concatenate(([True], keys[1:] != keys[:-1]))
+        starts = np.flatnonzero(first)
+        sizes = np.diff(np.append(starts, len(keys)))
+        group = np.cumsum(first) - 1
+        wanted = (sizes > 1) & (np.add.reduceat(fresh, starts) > 0)  # groups with a document of this wave
+        small = wanted & (sizes > 2) & (sizes <= self.max_pairs_group)
+        if self.verify is None:
+            small[:] = False
+        # Star: the group's smallest document with each other member (a pair: the pair).
+        member = np.flatnonzero(~first & (wanted & ~small)[group])
+        left, right = [starts[group[member]]], [member]
+        # With verification, every pair of a small group: a failed check on one pair cannot cut the others.
+        for start, size in zip(starts[small], sizes[small], strict=True):
+            i, j = np.triu_indices(size, k=1)
+            left.append(start + i)
+            right.append(start + j)
+        u, v = np.concatenate(left), np.concatenate(right)
+        keep = fresh[u] | fresh[v]  # pairs of documents written earlier were decided then
+        dkey = rows.column("dkey")
+        return pa.table({"u": dkey.take(pa.array(u[keep])), "v": dkey.take(pa.array(v[keep]))}).cast(EDGE_SCHEMA)
+
+    # -- pass 3 (optional): true Jaccard of candidate pairs ---------------------------------------------------
+    def _shingles(self, bucket: int, nodes: pa.Array) -> pa.Table:
+        """(dkey, shingles) of the wanted nodes of one bucket: this wave's sets, and earlier ones if asked for."""
+        found = state.read_bucket(self.wave_shingles, bucket, state.SHINGLES_SCHEMA)
+        if pc.any(pc.starts_with(nodes, PRIOR)).as_py():
+            prior = state.read_bucket(self.prior_shingles, bucket, state.SHINGLES_SCHEMA)
+            prior = prior.set_column(0, "dkey", pc.binary_join_element_wise(PRIOR, prior.column("dkey"), ""))
+            found = pa.concat_tables([found, prior])
+        return found.filter(pc.is_in(found.column("dkey"), value_set=nodes))
+
+    def _key_by(self, end: str, table: pa.Table) -> pa.Table:
+        return table.append_column(BUCKET, buckets_of(_raw(table.column(end)), self.buckets))
+
+    def _attach_u(self, table: pa.Table) -> pa.Table:
+        out = []
+        for b in pc.unique(table.column(BUCKET)).to_pylist():
+            edges = table.filter(pc.equal(table.column(BUCKET), b)).select(["u", "v"])
+            edges = edges.group_by(["u", "v"], use_threads=False).aggregate([])
+            u_sh = _lookup(self._shingles(b, pc.unique(edges.column("u"))), edges.column("u"))
+            out.append(edges.append_column("u_sh", u_sh).cast(_VERIFY_SCHEMA))
+        return pa.concat_tables(out) if out else _VERIFY_SCHEMA.empty_table()
+
+    def _check_v(self, table: pa.Table) -> pa.Table:
+        out = []
+        for b in pc.unique(table.column(BUCKET)).to_pylist():
+            edges = table.filter(pc.equal(table.column(BUCKET), b))
+            v_sh = _lookup(self._shingles(b, pc.unique(edges.column("v"))), edges.column("v"))
+            keep = _jaccard_at_least(edges.column("u_sh").combine_chunks(), v_sh, self.verify or 0.0)
+            out.append(edges.filter(pa.array(keep)).select(["u", "v"]).cast(EDGE_SCHEMA))
+        return pa.concat_tables(out) if out else EDGE_SCHEMA.empty_table()
+
+    # -- pass 4: decisions ------------------------------------------------------------------------------------
+    def _key_labels(self, table: pa.Table) -> pa.Table:
+        fresh = table.filter(pc.invert(pc.starts_with(table.column("node"), PRIOR)))
+        return fresh.append_column(BUCKET, buckets_of(fresh.column("node"), self.buckets))
+
+    def _write_labels(self, table: pa.Table) -> pa.Table:
+        assert self.work_dir is not None
+        for b in pc.unique(table.column(BUCKET)).to_pylist():
+            rows = table.filter(pc.equal(table.column(BUCKET), b)).select(["node", "root"]).cast(LABEL_SCHEMA)
+            state.write(self.work_dir, state.file_name(self.wave, "labels", b), rows, self.state_params)
+        return pa.table({"n": [table.num_rows]})
+
+    def _apply(self, table: pa.Table) -> pa.Table:
+        if not self.label_files or table.num_rows == 0:
+            return table
+        roots = _label_map(self.label_files)
+        live = pc.is_null(table.column("dropped_by")).to_numpy(zero_copy_only=False)
+        keys = doc_keys(table).to_pylist()
+        dropped_by = table.column("dropped_by").to_pylist()
+        detail = table.column("drop_detail").to_pylist()
+        reason = f"{self._name()}.near_duplicate"
+        hit = np.zeros(table.num_rows, dtype=bool)
+        for i in np.flatnonzero(live):
+            root = roots.get(keys[i])
+            if root is not None:
+                hit[i] = True
+                dropped_by[i] = reason
+                earlier = ", written earlier" if root.startswith(PRIOR) else ""
+                detail[i] = f"near duplicate of {id_of(root)}{earlier}"
+        if not hit.any():
+            return table
+        table = table.set_column(table.schema.get_field_index("dropped_by"), "dropped_by",
+                                 pa.array(dropped_by, pa.string()))
+        table = table.set_column(table.schema.get_field_index("drop_detail"), "drop_detail",
+                                 pa.array(detail, pa.string()))
+        if not self.annotate:  # dropped rows travel on as thin tombstones
+            col = table.schema.get_field_index(self.field)
+            field = table.schema.field(col)
+            table = table.set_column(col, field, pc.if_else(pa.array(~hit), table.column(col),
+                                                            pa.scalar(None, field.type)))
+        return table
+
+
+def _lookup(found: pa.Table, nodes: pa.ChunkedArray) -> pa.Array:
+    """The shingle list of each node (null where none was persisted, e.g. an earlier run without verification)."""
+    at = pc.index_in(nodes, value_set=found.column("dkey").combine_chunks())
+    at = at.combine_chunks() if isinstance(at, pa.ChunkedArray) else at
+    return found.column("shingles").combine_chunks().take(at)
+
+
+def _jaccard_at_least(left: pa.ListArray, right: pa.ListArray, threshold: float) -> np.ndarray:
+    """Per row: true Jaccard of the two shingle sets >= threshold; a pair with a missing side is kept."""
+    lo, lv = left.offsets.to_numpy(), left.values.to_numpy()
+    ro, rv = right.offsets.to_numpy(), right.values.to_numpy()
+    lnull = left.is_null().to_numpy(zero_copy_only=False)
+    rnull = right.is_null().to_numpy(zero_copy_only=False)
+    keep = np.ones(len(left), dtype=bool)
+    for i in range(len(left)):
+        if not (lnull[i] or rnull[i]):
+            keep[i] = jaccard(_distinct(lv[lo[i]:lo[i + 1]]), _distinct(rv[ro[i]:ro[i + 1]])) >= threshold
+    return keep
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (np.unique's hash path is slower on these sizes)."""
+    ordered = np.sort(values)
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered
+
+
+class _Clock:
+    """Seconds per phase, for the log line of each wave."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(now - self.last, 2)
+        self.last = now
+
+    def __str__(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.laps.items())
+
+
+@functools.lru_cache(maxsize=2)
+def _label_map(files: tuple[str, ...]) -> dict[str, str]:
+    """node -> root of one wave's dropped documents, built once per worker process."""
+    table = state.read(files, LABEL_SCHEMA)
+    return dict(zip(table.column("node").to_pylist(), table.column("root").to_pylist(), strict=True))

@@ -1,0 +1,116 @@
+"""Bucketed state files of the MinHash stage, in the output's ``_state/<stage>/``.
+
+Every wave writes, per bucket, ``<wave>-bands-b<NNN>.parquet`` (band key, document key of every document that
+reached the stage alive) and, with verification, ``<wave>-shingles-<hash>.parquet`` per signature batch (document
+key, its shingle hashes; one row group per bucket, so a lookup reads only its bucket's row group of each file,
+and the sets never go through a shuffle). Later waves, and later runs given ``--dedup-against``, read only the
+files of *committed* waves (the runner's ``_progress/`` records) and only the bucket they work on: an earlier
+corpus is looked up, never re-hashed or re-shuffled. File names start with the wave id, so the runner's clean-up
+of an interrupted wave removes them. ``<wave>-labels-b<NNN>.parquet`` holds one wave's decisions (dropped
+document -> keeper).
+
+The MinHash parameters are written into every file's metadata; a previous output made with other parameters is
+refused (its band keys would silently never match).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+PARAMS_KEY = b"winnow.minhash"
+_NAME = re.compile(r"^(?P<wave>[^-]+)-(?P<kind>bands|shingles|labels)-(b(?P<bucket>\d+)|[0-9a-f]+)\.parquet$")
+BUCKETS_KEY = b"winnow.buckets"  # row group i of a shingles file holds bucket BUCKETS[i]
+
+BANDS_SCHEMA = pa.schema([pa.field("key", pa.uint64()), pa.field("dkey", pa.string())])
+SHINGLES_SCHEMA = pa.schema([pa.field("dkey", pa.string()), pa.field("shingles", pa.list_(pa.uint32()))])
+
+
+def file_name(wave: str, kind: str, bucket: int) -> str:
+    return f"{wave}-{kind}-b{bucket:03d}.parquet"
+
+
+def write(folder: str, name: str, table: pa.Table, params: dict[str, object]) -> None:
+    """Atomic write (temporary name, then rename): a retried task overwrites its own earlier attempt."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    meta = {**(table.schema.metadata or {}), PARAMS_KEY: json.dumps(params, sort_keys=True).encode()}
+    tmp = path / f".{name}.{os.getpid()}.tmp"
+    pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
+    os.replace(tmp, path / name)
+
+
+def committed(folders: list[tuple[str, set[str]]], kind: str) -> dict[int, tuple[str, ...]]:
+    """bucket -> the ``kind`` files of committed waves in ``folders`` (each with its set of committed waves)."""
+    out: dict[int, list[str]] = defaultdict(list)
+    for folder, waves in folders:
+        path = Path(folder)
+        if not path.is_dir():
+            continue
+        for f in sorted(path.iterdir()):
+            m = _NAME.match(f.name)
+            if m and m["kind"] == kind and m["wave"] in waves:
+                out[int(m["bucket"]) if m["bucket"] else -1].append(str(f))
+    return {b: tuple(files) for b, files in out.items()}
+
+
+def write_by_bucket(folder: str, name: str, table: pa.Table, buckets: pa.Array, params: dict[str, object]) -> None:
+    """``table`` sorted by bucket, one row group per bucket, the bucket list in the metadata (uncompressed: hash
+    values do not compress)."""
+    order = pc.sort_indices(buckets)
+    table = table.take(order)
+    sorted_buckets = buckets.take(order).to_numpy(zero_copy_only=False)
+    starts = np.flatnonzero(np.concatenate(([True], sorted_buckets[1:] != sorted_buckets[:-1])))
+    ends = np.append(starts[1:], len(sorted_buckets))
+    present = [int(sorted_buckets[i]) for i in starts]
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    meta = {PARAMS_KEY: json.dumps(params, sort_keys=True).encode(), BUCKETS_KEY: json.dumps(present).encode()}
+    tmp = path / f".{name}.{os.getpid()}.tmp"
+    with pq.ParquetWriter(tmp, table.schema.with_metadata(meta), compression="none") as writer:
+        for start, end in zip(starts, ends, strict=True):
+            writer.write_table(table.slice(start, end - start), row_group_size=table.num_rows + 1)
+    os.replace(tmp, path / name)
+
+
+def read_bucket(paths: tuple[str, ...], bucket: int, schema: pa.Schema) -> pa.Table:
+    """The row group of ``bucket`` of every file written by ``write_by_bucket``."""
+    parts = []
+    for p in paths:
+        f = pq.ParquetFile(p)
+        present = json.loads((f.schema_arrow.metadata or {}).get(BUCKETS_KEY, b"[]"))
+        if bucket in present:
+            parts.append(f.read_row_group(present.index(bucket)).cast(schema))
+    return pa.concat_tables(parts) if parts else schema.empty_table()
+
+
+def check_params(files: dict[int, tuple[str, ...]], params: dict[str, object], where: str) -> None:
+    """Refuse state written with other MinHash parameters."""
+    for paths in files.values():
+        meta = pq.read_schema(paths[0]).metadata or {}
+        found = json.loads(meta.get(PARAMS_KEY, b"{}"))
+        if found != params:
+            raise ValueError(f"{where} was made with MinHash parameters {found}, this stage uses {params}: "
+                             "band keys would never match; use the same parameters")
+        return
+
+
+def read(paths: tuple[str, ...], schema: pa.Schema) -> pa.Table:
+    """The files concatenated, with ``schema``."""
+    tables = [pq.read_table(p, schema=schema) for p in paths]
+    return pa.concat_tables(tables).replace_schema_metadata(None) if tables else schema.empty_table()
+
+
+@functools.lru_cache(maxsize=4)
+def read_cached(paths: tuple[str, ...], schema: pa.Schema) -> pa.Table:
+    """``read``, once per worker process (a wave's decisions are looked up by every batch of its documents)."""
+    return read(paths, schema)
