@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from scrapy.crawler import CrawlerProcess
-from scrapy.settings import Settings
+from scrapy.settings import SETTINGS_PRIORITIES, Settings
+from scrapy.settings import default_settings as default_scrapy_settings
 
 from crawler import settings as default_settings
+from crawler.render import MODES as RENDER_MODES
 from crawler.report import STATS_FILE
 from crawler.spider import JOURNAL, WinnowSpider
 
@@ -34,6 +36,7 @@ class CrawlOptions:
     training_token: str = ""
     allow_private: bool = False
     languages: list[str] = field(default_factory=list)
+    render: str = "auto"
     resume: bool = False
     progress: bool = True
     overrides: dict[str, str] = field(default_factory=dict)
@@ -65,13 +68,42 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_ALLOW_PRIVATE", opts.allow_private, priority="cmdline")
     settings.set("WINNOW_LANGUAGES", opts.languages, priority="cmdline")
     settings.set("WINNOW_PROGRESS", opts.progress, priority="cmdline")
+    settings.set("WINNOW_RENDER", opts.render, priority="cmdline")
     for key, value in opts.overrides.items():
         settings.set(key, value, priority="cmdline")
+    _render_settings(settings)
     if settings.getfloat("DOWNLOAD_DELAY") < MIN_DOWNLOAD_DELAY:
         # Scrapy 2.19 on the asyncio reactor starts every queued download of a slot at once when the
         # delay is 0, ignoring CONCURRENT_REQUESTS_PER_DOMAIN; any positive delay restores the limit.
         settings.set("DOWNLOAD_DELAY", MIN_DOWNLOAD_DELAY, priority="cmdline")
     return settings
+
+
+def _render_settings(settings: Settings) -> None:
+    """Derive scrapy-playwright's settings from winnow's (after -s overrides), or switch the browser off."""
+    mode = str(settings.get("WINNOW_RENDER")).strip().lower()
+    if mode not in RENDER_MODES:
+        raise CrawlConfigError(f"--render must be one of {', '.join(RENDER_MODES)}, not {mode!r}")
+    settings.set("WINNOW_RENDER", mode, priority="cmdline")
+    if mode == "never":
+        # Scrapy's own handlers (DOWNLOAD_HANDLERS merges into the base: name them): no Playwright driver starts.
+        base = default_scrapy_settings.DOWNLOAD_HANDLERS_BASE
+        settings.set("DOWNLOAD_HANDLERS", {"http": base["http"], "https": base["https"]}, priority="cmdline")
+        return
+    chromium = settings.get("WINNOW_CHROMIUM")
+    if not Path(chromium).is_file():
+        raise CrawlConfigError(f"--render {mode} needs Chromium at {chromium} (apt-get install chromium, as "
+                               "scripts/setup.sh does; or -s WINNOW_CHROMIUM=PATH), or use --render never")
+    if settings.getpriority("PLAYWRIGHT_LAUNCH_OPTIONS") < SETTINGS_PRIORITIES["cmdline"]:
+        args = [*settings.getlist("WINNOW_CHROMIUM_ARGS"),
+                f"--js-flags=--max-old-space-size={settings.getint('WINNOW_RENDER_JS_HEAP_MB')}"]
+        settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", {"executable_path": chromium, "args": args}, priority="cmdline")
+    pages = settings.getint("WINNOW_RENDER_MAX_PAGES")
+    if pages < 1:
+        raise CrawlConfigError("WINNOW_RENDER_MAX_PAGES must be at least 1")
+    settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", pages, priority="cmdline")
+    settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", settings.getfloat("WINNOW_RENDER_PAGE_TIMEOUT") * 1000,
+                 priority="cmdline")
 
 
 def crawl(opts: CrawlOptions) -> dict[str, Any]:

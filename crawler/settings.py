@@ -5,6 +5,17 @@ connection per host, a 1 s base delay adapted by AutoThrottle, cookies off (a cr
 sessions), bounded response size, and per-host round-robin in the scheduler
 (``DownloaderAwarePriorityQueue``) so that one host cannot fill the queue. Every value is a
 Scrapy setting: override any with ``winnow crawl -s KEY=VALUE``.
+
+Rendering (crawler/render.py): scrapy-playwright's download handler (one instance for both schemes,
+crawler/render_handler.py) serves http/https but only drives the browser for requests whose meta says
+``playwright=True`` (set by ``crawler.render.RenderMiddleware``); all other requests go through Scrapy's own
+HTTP/1.1 handler, and with ``--render never`` the handler is not installed at all (crawler/run.py). The
+browser is Debian's ``chromium`` with the launch arguments that worked on these machines
+(../shared/STACK-NOTES.md "Install"), never a browser downloaded by ``playwright install``, plus a V8 heap
+cap (``WINNOW_RENDER_JS_HEAP_MB``) so that a page allocating without bound crashes its own tab in under a
+second instead of growing its renderer for about 10 s (measured with Chromium 156 here). A page gets
+``WINNOW_RENDER_PAGE_TIMEOUT`` (20 s) in all; it is settled after Playwright's "networkidle" (no request
+for 500 ms) with a quiet DOM, or 0.1 s of quiet when no timer is pending (crawler/render_page.py).
 """
 
 BOT_NAME = "winnowbot"
@@ -51,12 +62,51 @@ WINNOW_OUTPUT_DIR = "crawl"
 WINNOW_WARC_PREFIX = "winnow"
 WINNOW_WARC_MAX_BYTES = 1 << 30
 
+# Rendering: auto | always | never (crawler/render.py).
+WINNOW_RENDER = "auto"
+WINNOW_CHROMIUM = "/usr/bin/chromium"
+WINNOW_RENDER_MAX_PAGES = 4  # open pages at once (STACK-NOTES: 4 pages, about 1.3 GB peak)
+WINNOW_RENDER_CONTEXT_PAGES = 100  # renders per browser context before it is replaced
+WINNOW_RENDER_PAGE_TIMEOUT = 20.0  # seconds per page: navigation, settling, interaction, DOM
+WINNOW_RENDER_SETTLE_IDLE = 0.5  # quiet network and DOM for this long = settled (Playwright's networkidle)
+WINNOW_RENDER_SETTLE_MAX = 5.0  # at most this long waiting to settle
+WINNOW_RENDER_THIN_PATIENCE = 2.0  # quiet needed while the page shows under 50 words (an app still loading)
+WINNOW_RENDER_STEP_IDLE = 0.25  # quiet needed after a scroll step or a click
+WINNOW_RENDER_INTERACT_MAX = 8.0  # seconds for overlays, scrolling and clicks together
+WINNOW_RENDER_MAX_SCROLLS = 20
+WINNOW_RENDER_MAX_CLICKS = 5
+WINNOW_RENDER_HOST_AFTER = 2  # renders that paid off before an origin is rendered directly
+WINNOW_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]
+WINNOW_RENDER_MAX_DOM_BYTES = 20 * 2**20  # as DOWNLOAD_MAXSIZE
+WINNOW_RENDER_JS_HEAP_MB = 512
+
+WINNOW_CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DOWNLOAD_HANDLERS = {
+    "http": "crawler.render_handler.SharedPlaywrightHandler",
+    "https": "crawler.render_handler.SharedPlaywrightHandler",
+}
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_LAUNCH_OPTIONS = {  # crawler/run.py fills in WINNOW_CHROMIUM and the heap cap
+    "executable_path": WINNOW_CHROMIUM,
+    "args": [*WINNOW_CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={WINNOW_RENDER_JS_HEAP_MB}"],
+}
+PLAYWRIGHT_ABORT_REQUEST = "crawler.render_policy.abort_request"
+PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = WINNOW_RENDER_MAX_PAGES
+PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = WINNOW_RENDER_PAGE_TIMEOUT * 1000
+# Downloads are refused (accept_downloads=False); how long scrapy-playwright waits for one to start after an
+# aborted navigation (its default, 30 s, would stall every page whose navigation the policy aborted).
+PLAYWRIGHT_DOWNLOAD_TIMEOUT = 1000
+
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.address_guard.AddressGuardMiddleware": 40,
     "crawler.robots_middleware.RobotsPolicyMiddleware": 100,
     # Downloader side of RetryMiddleware (550): sees 429/503 first and honours Retry-After.
     "crawler.politeness.PolitenessMiddleware": 560,
+    # Last before the download handler: only requests every other middleware let through reach the browser.
+    "crawler.render.RenderMiddleware": 950,
 }
 SPIDER_MIDDLEWARES = {
     # Engine side: the last word on what enters the frontier (caps, journal, de-duplication).

@@ -7,11 +7,17 @@ crawler/gate.py), and the WARC output in crawler/warc_pipeline.py. The verdict i
 crawler/signals.py's ``page_verdict``; this module gathers its inputs: the robots.txt verdicts the
 middleware put in ``request.meta["winnow_robots"]``, the response headers and HTML, and the host's
 ``/.well-known/tdmrep.json`` (fetched once per host, through the same middlewares).
+
+Rendering (crawler/render.py) happens here too, at the top of ``parse``: a page the browser navigated directly
+is rendered and its raw response recovered, a raw page that needs JavaScript is rendered (``--render auto``).
+The verdict then takes the stricter of the raw HTML and the rendered DOM (scripts can add opt-out tags), and
+links are taken from the rendered DOM (scripts can add links).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
@@ -27,8 +33,10 @@ from scrapy.utils.sitemap import Sitemap
 from w3lib.url import canonicalize_url
 
 from crawler.journal import Journal
+from crawler.render import RenderMiddleware, RenderOutcome
 from crawler.signals import page_verdict
 from crawler.tdmrep import TdmRep
+from crawler.warc_writer import RenderedDom
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +46,15 @@ JOURNAL = Path(".crawl") / "journal.jsonl"
 def normalize_url(url: str) -> str:
     """Canonical form for de-duplication: sorted query, no fragment (w3lib's canonicalize_url)."""
     return canonicalize_url(url, keep_fragments=False)
+
+
+def merge_verdicts(raw: Any, rendered: Any) -> Any:
+    """The stricter of two verdicts for the same page (raw HTML and rendered DOM), signals of both."""
+    extra = tuple(s for s in rendered.signals if s not in raw.signals)
+    return dataclasses.replace(raw, training_allowed=raw.training_allowed and rendered.training_allowed,
+                               images_allowed=raw.images_allowed and rendered.images_allowed,
+                               follow_links=raw.follow_links and rendered.follow_links,
+                               signals=raw.signals + tuple(f"rendered:{s}" for s in extra))
 
 
 def host_root(url: str) -> str:
@@ -60,6 +77,7 @@ class WinnowSpider(scrapy.Spider):
         self._tdmrep: dict[str, asyncio.Future[TdmRep | None]] = {}
         self._sitemap_hosts: set[str] = set()
         self.links = LinkExtractor(unique=True)  # default deny_extensions: images, media, archives, office docs
+        self._render_mw: RenderMiddleware | bool | None = False  # looked up on first use
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> WinnowSpider:
@@ -96,8 +114,14 @@ class WinnowSpider(scrapy.Spider):
         for seed in self.seeds:
             yield self.page_request(seed, 0, None)
 
-    def failed(self, failure: Any) -> None:
+    async def failed(self, failure: Any) -> AsyncIterator[Request]:
         request = failure.request
+        renderer = self._renderer()
+        if renderer is not None:
+            fallback = await renderer.release_failed(request)
+            if fallback is not None:  # the browser could not load a page it was to render directly
+                yield fallback
+                return
         reason = request.meta.get("winnow_skip_reason") or f"error.{type(failure.value).__name__}"
         self.crawler.stats.inc_value("winnow/pages_failed" if reason.startswith("error.") else "winnow/pages_skipped")
         self.journal.finish(request.meta["winnow_url"], reason)
@@ -106,6 +130,16 @@ class WinnowSpider(scrapy.Spider):
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         meta = response.meta
         url = meta["winnow_url"]
+        renderer = self._renderer()
+        outcome: RenderOutcome | None = None
+        if renderer is not None and renderer.owns(response):
+            outcome = await renderer.finish_direct(response)
+            if outcome is not None:
+                response = outcome.raw
+            elif response.status == 200 and isinstance(response, HtmlResponse):
+                self.crawler.stats.inc_value("winnow/pages_failed")
+                self.journal.finish(url, "error.render_raw_unavailable")
+                return
         if not isinstance(response, HtmlResponse):
             self.crawler.stats.inc_value("winnow/skipped/non_html")
             self.journal.finish(url, "skip.non_html")
@@ -114,35 +148,47 @@ class WinnowSpider(scrapy.Spider):
             self.crawler.stats.inc_value(f"winnow/skipped/status_{response.status}")
             self.journal.finish(url, f"skip.status_{response.status}")
             return
+        if outcome is None and renderer is not None:
+            outcome = await renderer.maybe_render(response)
+        dom = outcome.dom if outcome is not None else None
         robots = meta.get("winnow_robots") or {}
         tdmrep = await self.tdmrep_for(response.url)
         headers = {k.decode("latin-1").lower(): [v.decode("latin-1") for v in vs]
                    for k, vs in response.headers.items()}
-        verdict = page_verdict(
-            url=response.url, bot_name=self.bot_name, crawl_allowed=robots.get("crawl_allowed", True),
-            robots_signals=tuple(robots.get("signals", ())),
-            training_token_allowed=robots.get("training_allowed", True),
-            robots_content_usage=robots.get("content_usage"), headers=headers, html=response.body, tdmrep=tdmrep)
+
+        def verdict_for(html: str | bytes) -> Any:
+            return page_verdict(
+                url=response.url, bot_name=self.bot_name, crawl_allowed=robots.get("crawl_allowed", True),
+                robots_signals=tuple(robots.get("signals", ())),
+                training_token_allowed=robots.get("training_allowed", True),
+                robots_content_usage=robots.get("content_usage"), headers=headers, html=html, tdmrep=tdmrep)
+
+        verdict = verdict_for(response.body)
+        if dom is not None:  # scripts may add opt-out meta tags: the stricter of the two documents wins
+            verdict = merge_verdicts(verdict, verdict_for(dom))
         self.crawler.stats.inc_value(f"winnow/verdict/training_{'allowed' if verdict.training_allowed else 'denied'}")
         depth = meta.get("winnow_depth", 0)
-        yield {
-            "winnow_url": url,
-            "request": response.request,
-            "response": response,
-            "fields": {
-                "winnow-bot": self.bot_name,
-                "winnow-fetched-at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "winnow-training-allowed": verdict.training_allowed,
-                "winnow-images-allowed": verdict.images_allowed,
-                "winnow-follow-links": verdict.follow_links,
-                "winnow-signal": list(verdict.signals),
-                "winnow-depth": depth,
-                "winnow-referrer": meta.get("winnow_referrer"),
-                "winnow-requested-url": url if url != response.url else None,
-                "winnow-rendered": False,
-                "winnow-topic": meta.get("winnow_topic"),
-            },
+        fields = {
+            "winnow-bot": self.bot_name,
+            "winnow-fetched-at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "winnow-training-allowed": verdict.training_allowed,
+            "winnow-images-allowed": verdict.images_allowed,
+            "winnow-follow-links": verdict.follow_links,
+            "winnow-signal": list(verdict.signals),
+            "winnow-depth": depth,
+            "winnow-referrer": meta.get("winnow_referrer"),
+            "winnow-requested-url": url if url != response.url else None,
+            "winnow-rendered": False,
+            "winnow-topic": meta.get("winnow_topic"),
         }
+        rendered = None
+        if outcome is not None:
+            fields.update(outcome.fields())
+            if dom is not None:
+                rendered = RenderedDom(html=dom, reason=outcome.reason, settled=outcome.settled,
+                                       url=outcome.url, truncated=outcome.truncated)
+        yield {"winnow_url": url, "request": response.request, "response": response, "fields": fields,
+               "rendered": rendered}
         if self.sitemaps and depth == 0:
             for request in self.sitemap_requests(response.url):
                 yield request
@@ -151,7 +197,10 @@ class WinnowSpider(scrapy.Spider):
             return
         if self.max_depth >= 0 and depth >= self.max_depth:
             return
-        for link in self.links.extract_links(response):
+        # Links inserted by scripts exist only in the rendered DOM.
+        source = response if dom is None else HtmlResponse(outcome.url or response.url, body=dom.encode("utf-8"),
+                                                             encoding="utf-8")
+        for link in self.links.extract_links(source):
             if link.nofollow:
                 continue
             yield self.page_request(normalize_url(link.url), depth + 1, response.url)
@@ -189,6 +238,12 @@ class WinnowSpider(scrapy.Spider):
         rules = robots.rules_for(url) if robots else None
         for sitemap in (rules.sitemaps if rules else []):
             yield self.sitemap_request(sitemap)
+
+    def _renderer(self) -> RenderMiddleware | None:
+        if self._render_mw is False:
+            self._render_mw = next((mw for mw in self.crawler.engine.downloader.middleware.middlewares
+                                    if isinstance(mw, RenderMiddleware)), None)
+        return self._render_mw
 
     def _robots_middleware(self) -> Any:
         for mw in self.crawler.engine.downloader.middleware.middlewares:

@@ -1,4 +1,4 @@
-"""Item pipeline: each crawled page's request, response and metadata go to rotating WARC files."""
+"""Item pipeline: each page's request, response, rendered DOM (if any) and metadata go to rotating WARC files."""
 
 from __future__ import annotations
 
@@ -27,10 +27,13 @@ class WarcPipeline:
             self.crawler.stats.set_value("winnow/warc/last_recovered", path.name)
 
     def process_item(self, item: dict[str, Any]) -> dict[str, Any]:
-        name, offset = self.rotator.write_page(item["request"], item["response"], item["fields"])
+        name, offset = self.rotator.write_page(item["request"], item["response"], item["fields"],
+                                               rendered=item.get("rendered"))
         # Journaled only once the records are flushed: a kill before this refetches the page.
         self.crawler.spider.journal.finish(item["winnow_url"], "page")
         self.crawler.stats.inc_value("winnow/pages")
+        if item.get("rendered") is not None:
+            self.crawler.stats.inc_value("winnow/warc/rendered_records")
         return {"url": item["response"].url, "warc": name, "offset": offset}
 
     def close_spider(self) -> None:

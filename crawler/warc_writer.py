@@ -1,4 +1,4 @@
-"""Crawl output: WARC 1.1 files (gzip per record) with a request, a response and a metadata record per page.
+"""Crawl output: WARC 1.1 files (gzip per record): request, response, [conversion,] metadata records per page.
 
 - The response record stores the body as Scrapy hands it over, i.e. after HTTP content decoding;
   ``Content-Encoding``/``Transfer-Encoding`` are therefore removed from the stored headers (kept
@@ -7,12 +7,20 @@
 - The ``metadata`` record (``application/warc-fields``, WARC 1.1 §6.8) refers to the response with
   ``WARC-Concurrent-To`` and carries winnow's policy verdict and crawl context; ``winnow run``
   reads it back into every record's ``training_allowed`` / ``policy_signals``.
+- A page rendered by the headless browser (crawler/render.py) also gets a ``conversion`` record (WARC 1.1
+  §6.9: "an alternative version of another record's content that was created as the result of an archival
+  process") holding the rendered DOM as ``text/html; charset=utf-8``, with ``WARC-Refers-To`` the response
+  record's id (§5.11) and ``WARC-Winnow-Rendered: yes`` / ``WARC-Winnow-Render-Reason`` /
+  ``WARC-Winnow-Render-Settled`` (extension fields, §5: "other fields may be used"); a DOM cut at the
+  size cap carries ``WARC-Truncated: length`` (§5.13). The metadata record repeats the marks
+  (``winnow-rendered: yes``, ``winnow-render-reason``, ``winnow-render-settled``). ``winnow run`` reads
+  the page from the conversion record when there is one (pipelines/readers/warc.py).
 - Files rotate at ``max_bytes``. A file being written is named ``*.warc.gz.open`` and renamed to
   ``*.warc.gz`` when complete, so a reader never takes a half-written file for a finished one.
   Beside it, ``*.warc.gz.open.idx`` gets the file's length after each complete page (written
   after the page is flushed). After a kill, ``repair_open_files`` cuts an ``.open`` file back to
   the last length its index vouches for and renames it.
-- Each page's three records are built in memory and written with one call, then flushed.
+- Each page's records are built in memory and written with one call, then flushed.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,6 +42,18 @@ log = logging.getLogger(__name__)
 OPEN_SUFFIX = ".warc.gz.open"
 DONE_SUFFIX = ".warc.gz"
 DROP_HEADERS = frozenset({b"content-encoding", b"transfer-encoding", b"content-length"})
+RENDERED_HEADER = "WARC-Winnow-Rendered"
+
+
+@dataclass(frozen=True)
+class RenderedDom:
+    """The DOM a headless browser rendered for a page, and how the render went."""
+
+    html: str
+    reason: str  # why it was rendered: spa_root, noscript_warning, script_heavy, host, always
+    settled: bool  # the page reached a quiet state (False: taken as far as it got)
+    url: str | None = None  # the document's URL when the DOM was taken, if it differs from the response's
+    truncated: bool = False  # cut at WINNOW_RENDER_MAX_DOM_BYTES
 
 
 def _headers(scrapy_headers: Any) -> list[tuple[str, str]]:
@@ -120,8 +141,9 @@ class WarcRotator:
         self._fh.write(buf.getvalue())
         self._fh.flush()
 
-    def write_page(self, request: Any, response: Any, fields: dict[str, Any]) -> tuple[str, int]:
-        """Write request, response and metadata; return (final file name, response offset)."""
+    def write_page(self, request: Any, response: Any, fields: dict[str, Any],
+                   rendered: RenderedDom | None = None) -> tuple[str, int]:
+        """Write request, response, the rendered DOM if any, and metadata; return (final file name, response offset)."""
         if self._fh is None:
             self._open()
         assert self._fh is not None and self._path is not None
@@ -136,6 +158,17 @@ class WarcRotator:
         req = writer.create_warc_record(
             request.url, "request", http_headers=request_headers(request),
             warc_headers_dict={**common, "WARC-Concurrent-To": response_id})
+        conversion = None
+        if rendered is not None:
+            dom = rendered.html.encode("utf-8", "replace")
+            headers = {**common, "WARC-Refers-To": response_id, RENDERED_HEADER: "yes",
+                       "WARC-Winnow-Render-Reason": rendered.reason,
+                       "WARC-Winnow-Render-Settled": "yes" if rendered.settled else "no"}
+            if rendered.truncated:
+                headers["WARC-Truncated"] = "length"
+            conversion = writer.create_warc_record(
+                response.url, "conversion", payload=io.BytesIO(dom), length=len(dom),
+                warc_content_type="text/html; charset=utf-8", warc_headers_dict=headers)
         body = warc_fields(fields)
         meta = writer.create_warc_record(
             response.url, "metadata", payload=io.BytesIO(body), length=len(body),
@@ -144,6 +177,8 @@ class WarcRotator:
         writer.write_record(req)
         response_offset = self._fh.tell() + buf.tell()
         writer.write_record(resp)
+        if conversion is not None:
+            writer.write_record(conversion)
         writer.write_record(meta)
         self._fh.write(buf.getvalue())
         self._fh.flush()

@@ -5,6 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian's Chromium for headless rendering (crawler/render.py). Never `playwright install`: it downloads a browser
+# build, which fails here (../shared/STACK-NOTES.md). About 25 s, only when it is missing; CI runs as root.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: /usr/bin/chromium is missing and this user cannot install it (apt-get install chromium);" \
+         "crawls need --render never without it" >&2
+  fi
+fi
+
 PY=${PYTHON:-python3.11}
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 "$PY" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"winnow needs Python 3.11, found {sys.version}"'

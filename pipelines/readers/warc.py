@@ -23,8 +23,14 @@ What each record becomes (WARC 1.1 §6 names the record types):
 - ``metadata`` records written by winnow's crawler (``application/warc-fields`` with
   ``winnow-*`` fields, ``WARC-Concurrent-To`` the response) carry the crawl-time policy verdict:
   ``training_allowed``, ``images_allowed`` and ``policy_signals`` are set on that response's Page.
-  Other metadata records are ignored.
-- ``request``, ``warcinfo``, ``resource``, ``conversion``, ``continuation``: not pages, no row.
+  Other metadata records are ignored. Their ``winnow-rendered`` field sets ``rendered`` (True only when
+  the rendered DOM below was found and applied).
+- ``conversion`` records (§6.9) written by winnow's crawler for a page its headless browser rendered
+  (``WARC-Winnow-Rendered: yes``, ``WARC-Refers-To`` the response's record id, an HTML block): the DOM
+  replaces the page's ``html`` and ``rendered`` becomes True, so that extraction sees what a reader of the
+  page saw. The row keeps the response's id and ``source``. Conversions from other tools are ignored:
+  their meaning (a sanitised copy, a text dump) is not known.
+- ``request``, ``warcinfo``, ``resource``, ``continuation``: not pages, no row.
 
 Damage: a record whose block ends before its Content-Length, is not followed by the CRLF CRLF
 separator (§4), cannot be parsed or decompressed, or is not a WARC record at all ends the file
@@ -69,6 +75,7 @@ _IDENTITY_ENCODINGS = frozenset({"", "identity", "none"})
 _DRAIN = 1 << 16
 _DETAIL_MAX = 200
 METADATA_MAX_BYTES = 1 << 20
+RENDERED_HEADER = "WARC-Winnow-Rendered"  # crawler/warc_writer.py marks its conversion records with it
 
 
 class _Damage(Exception):
@@ -260,6 +267,13 @@ class _WarcFile:
                     _apply_verdict(record, held)
                     self._finish(archive, record)
                     continue
+                if record.rec_type == "conversion":
+                    rendered = _rendered_dom(record, held)
+                    self._finish(archive, record)  # a damaged conversion must not replace the page's html
+                    if rendered is not None:
+                        held[-1][1].html, held[-1][1].charset = rendered.text, rendered.charset
+                        held[-1][1].rendered = True
+                    continue
                 row = self._row(record, start)
                 self._finish(archive, record)
             except StopIteration:
@@ -375,6 +389,19 @@ def _release(held: list[tuple[str | None, Page]]) -> Iterator[Page]:
     yield from pages
 
 
+def _rendered_dom(record: Any, held: list[tuple[str | None, Page]]) -> Any:
+    """The decoded DOM of a winnow conversion record that refers to the held page, or None."""
+    headers = record.rec_headers
+    if not held or (headers.get_header(RENDERED_HEADER) or "").strip().lower() != "yes":
+        return None
+    record_id, page = held[-1]
+    refers = (headers.get_header("WARC-Refers-To") or "").strip()
+    media_type = (record.content_type or "").split(";", 1)[0].strip().lower()
+    if not refers or refers != record_id or page.dropped_by or media_type not in HTML_TYPES:
+        return None
+    return decode_html(record.content_stream().read(), record.content_type)
+
+
 def _apply_verdict(record: Any, held: list[tuple[str | None, Page]]) -> None:
     """Copy a winnow metadata record's verdict onto the held page it refers to."""
     if not held or (record.content_type or "").split(";")[0].strip() != "application/warc-fields":
@@ -391,6 +418,8 @@ def _apply_verdict(record: Any, held: list[tuple[str | None, Page]]) -> None:
     if "winnow-images-allowed" in fields:
         page.images_allowed = fields["winnow-images-allowed"][0] == "yes"
     page.policy_signals = list(fields.get("winnow-signal", []))
+    if "winnow-rendered" in fields:
+        page.rendered = page.rendered is True  # True only if the rendered DOM itself was read
 
 
 def parse_warc_fields(data: bytes) -> dict[str, list[str]]:

@@ -1,4 +1,5 @@
-"""Unit tests of the crawler's own parts: journal, WARC writer, address classification, Retry-After."""
+"""Unit tests of the crawler's own parts: journal, WARC writer (rendered DOMs included), address classification,
+Retry-After."""
 
 from __future__ import annotations
 
@@ -120,3 +121,81 @@ def test_stored_headers_match_stored_body(tmp_path):
                 assert record.content_stream().read() == b"<html>decoded</html>"
             if record.rec_type == "request":
                 assert record.http_headers.get_header("Host") == "h.test"
+
+
+def test_rendered_dom_is_archived_as_a_conversion_record_and_read_back(tmp_path):
+    from warcio.archiveiterator import ArchiveIterator
+
+    from crawler.warc_writer import RenderedDom
+
+    rotator = WarcRotator(tmp_path)
+    raw = b'<html><body><div id="root"></div><script src="/app.js"></script></body></html>'
+    dom = '<html><body><div id="root"><p>Rendered text, caf\u00e9.</p></div></body></html>'
+    plain_fields = {**fields(True), "winnow-rendered": False}
+    rendered_fields = {**fields(True), "winnow-rendered": True, "winnow-render-reason": "spa_root",
+                       "winnow-render-settled": True}
+    rotator.write_page(*fake_page("http://h.test/app", raw), rendered_fields,
+                       rendered=RenderedDom(html=dom, reason="spa_root", settled=True))
+    rotator.write_page(*fake_page("http://h.test/plain", b"<html><body>plain</body></html>"), plain_fields)
+    rotator.write_page(*fake_page("http://h.test/cut", raw), rendered_fields,
+                       rendered=RenderedDom(html=dom, reason="host", settled=False, truncated=True))
+    rotator.close()
+    path = next(tmp_path.glob("*.warc.gz"))
+    with path.open("rb") as fh:
+        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"), r.rec_headers)
+                   for r in ArchiveIterator(fh)]
+    assert [t for t, uri, _ in records if uri == "http://h.test/app"] == ["request", "response", "conversion",
+                                                                          "metadata"]
+    response_id = next(h.get_header("WARC-Record-ID") for t, u, h in records if t == "response" and u.endswith("app"))
+    conversion = next(h for t, u, h in records if t == "conversion" and u.endswith("app"))
+    assert conversion.get_header("WARC-Refers-To") == response_id
+    assert conversion.get_header("WARC-Winnow-Rendered") == "yes"
+    assert conversion.get_header("WARC-Winnow-Render-Reason") == "spa_root"
+    assert conversion.get_header("WARC-Winnow-Render-Settled") == "yes"
+    assert conversion.get_header("Content-Type") == "text/html; charset=utf-8"
+    assert conversion.get_header("WARC-Truncated") is None
+    cut = next(h for t, u, h in records if t == "conversion" and u.endswith("cut"))
+    assert cut.get_header("WARC-Truncated") == "length" and cut.get_header("WARC-Winnow-Render-Settled") == "no"
+
+    rows = {r["url"]: r for t in read_input(str(path)) for r in t.to_pylist()}
+    assert len(rows) == 3  # the conversion record adds no row of its own
+    app = rows["http://h.test/app"]
+    assert app["rendered"] is True and app["html"] == dom and app["charset"] == "utf-8"
+    assert app["source"] == f"{path.name}@{records_offset(path, 'http://h.test/app')}"  # the response's offset
+    assert rows["http://h.test/plain"]["rendered"] is False and "plain" in rows["http://h.test/plain"]["html"]
+
+
+def records_offset(path, url):
+    from warcio.archiveiterator import ArchiveIterator
+
+    with path.open("rb") as fh:
+        it = ArchiveIterator(fh)
+        for record in it:
+            if record.rec_type == "response" and record.rec_headers.get_header("WARC-Target-URI") == url:
+                return it.get_record_offset()
+    raise AssertionError(url)
+
+
+def test_foreign_or_mismatched_conversions_are_ignored(tmp_path):
+    import io
+
+    from warcio.warcwriter import WARCWriter
+
+    path = tmp_path / "foreign.warc.gz"
+    with path.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=True, warc_version="1.1")
+        _, response = fake_page("http://h.test/a", b"<html><body>raw page</body></html>")
+        from crawler.warc_writer import response_headers
+
+        resp = writer.create_warc_record("http://h.test/a", "response", payload=io.BytesIO(response.body),
+                                         length=len(response.body), http_headers=response_headers(response))
+        writer.write_record(resp)
+        rid = resp.rec_headers.get_header("WARC-Record-ID")
+        for headers in ({"WARC-Refers-To": rid},  # another tool's conversion: meaning unknown
+                        {"WARC-Refers-To": "<urn:uuid:other>", "WARC-Winnow-Rendered": "yes"}):
+            body = b"<html><body>not the page</body></html>"
+            writer.write_record(writer.create_warc_record("http://h.test/a", "conversion", payload=io.BytesIO(body),
+                                                          length=len(body), warc_content_type="text/html",
+                                                          warc_headers_dict=headers))
+    (row,) = [r for t in read_input(str(path)) for r in t.to_pylist()]
+    assert "raw page" in row["html"] and row["rendered"] is None

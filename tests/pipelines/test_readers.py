@@ -127,6 +127,7 @@ def test_html_response_becomes_page(tmp_path: Path) -> None:
         "content_type": "text/html",
         "charset": "utf-8",
         "images_allowed": None,
+        "rendered": None,
         "dropped_by": None,
         "drop_detail": None,
     }
