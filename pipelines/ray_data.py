@@ -34,6 +34,7 @@ warnings.filterwarnings("ignore", message="The minimum number of concurrent acto
 
 # Fraction of a CPU each actor reserves; leaves room for read and write tasks on small machines.
 ACTOR_CPUS = 0.5
+MIN_ACTOR_CPUS = 0.05
 SHUFFLE_PARTITIONS_PER_CPU = 4
 
 
@@ -68,6 +69,26 @@ def _actor_pool_size() -> int:
     return max(1, int(cpus))
 
 
+_actor_steps = 1
+
+
+def plan_actor_steps(count: int) -> None:
+    """Tell the adapter how many actor-pool steps the pipeline has, before building the dataset.
+
+    All pools run at once (streaming execution), so together they may reserve at most all CPUs but
+    one: with two model steps on 2 CPUs, 0.5 CPU per actor would reserve both CPUs and starve the
+    read task (the deadlock in STACK-NOTES, seen again with langid + quality model).
+    """
+    global _actor_steps
+    _actor_steps = max(1, count)
+
+
+def _actor_cpus() -> float:
+    cpus = ray.cluster_resources().get("CPU", 1.0)
+    share = (cpus - 1) / (_actor_pool_size() * _actor_steps) if cpus > 1 else cpus / (2 * _actor_steps)
+    return max(MIN_ACTOR_CPUS, min(ACTOR_CPUS, share))
+
+
 class _StepActor:
     """Holds one set-up Step per actor: the model loads once, not once per batch."""
 
@@ -89,7 +110,7 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
             batch_format="pyarrow",
             batch_size=batch_size,
             compute=ray.data.ActorPoolStrategy(size=_actor_pool_size()),
-            num_cpus=ACTOR_CPUS,
+            num_cpus=_actor_cpus(),
             num_gpus=actor_of.num_gpus or None,
         )
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)

@@ -157,9 +157,10 @@ def run(opts: RunOptions) -> dict[str, Any]:
 
     batches = [pending[i:i + opts.wave_files] for i in range(0, len(pending), opts.wave_files)]
     if batches and not opts.local:
-        from pipelines.ray_data import init_ray
+        from pipelines.ray_data import init_ray, plan_actor_steps
 
         init_ray(opts.address)
+        plan_actor_steps(sum(1 for s in opts.config.steps if not isinstance(s, Stage) and s.needs_actor))
     for paths in batches:
         wid = wave_id(paths)
         tallies = _run_wave(opts, paths, wid, set(waves), against)
