@@ -63,6 +63,10 @@ class HostLanguage(Stage):
         self.state_dir = state_dir
         self.wave = wave
 
+    def summary(self, output_dir: str) -> dict[str, Any]:
+        """The host language distribution over all committed waves, for stats.json."""
+        return {"host_languages": host_language_distribution(output_dir, self.name)}
+
     def run(self, dataset: Any) -> Any:
         return dataset.map_batches(self._add_key).map_groups(KEY, self._by_host).map_batches(self._strip)
 

@@ -172,6 +172,11 @@ def run(opts: RunOptions) -> dict[str, Any]:
     all_tallies = [t for w in waves.values() for t in w["tally"]]
     kinds = {Path(p).name: input_kind(p) for p in opts.inputs}
     stats = summarize(all_tallies, opts.config.steps, lambda name: kinds.get(name) or _kind_by_name(name))
+    for step in opts.config.steps:
+        # Stages that keep state across waves (e.g. a host language distribution) may summarise it.
+        summary = getattr(step, "summary", None)
+        if callable(summary):
+            stats.setdefault("stages", {})[step.name] = summary(str(out))
     stats["last_run"] = {"inputs_processed": len(pending), "inputs_skipped_as_done": skipped,
                          "waves": len(batches), "seconds": round(time.time() - started, 2)}
     _write_json(out / "stats.json", stats)

@@ -36,7 +36,11 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
     per_input: dict[str, Counter[str]] = defaultdict(Counter)
     errors: list[str] = []
     outputs: dict[str, dict[str, int]] = {}
+    metrics: Counter[str] = Counter()
     for t in tallies:
+        if t.get("metric"):
+            metrics[t["metric"]] += t["rows"]
+            continue
         if t["shard"] is not None:
             out = outputs.setdefault(OUTPUT_DIRS[t["kind"]], {"rows": 0, "shards": 0})
             out["shards"] += 1
@@ -72,6 +76,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
         "outputs": outputs,
         "inputs": {k: dict(v) for k, v in sorted(per_input.items())},
         "errors": sorted(errors),
+        "metrics": dict(sorted(metrics.items())),
     }
 
 

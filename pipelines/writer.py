@@ -30,8 +30,12 @@ TALLY_SCHEMA = pa.schema(
         pa.field("detail", pa.string()),  # only for read errors, so stats can name them
         pa.field("rows", pa.int64()),
         pa.field("shard", pa.string()),
+        # Counts that are not rows, e.g. "pii_redacted.EMAIL": spans redacted per type in kept rows.
+        pa.field("metric", pa.string()),
     ]
 )
+# List columns whose values are counted into metrics ("<column>.<value>") over the rows written.
+COUNTED_LISTS = ("pii_redacted",)
 SHARD_PREFIX = "part-"
 
 
@@ -66,11 +70,15 @@ class ShardWriter:
         schema = schema_of(kind)
         rows = rows.select(schema.names).cast(schema)
         shards = [self._write(chunk, kind) for chunk in self._chunks(rows)]
-        if shards:
-            n = len(shards)
-            tally = pa.concat_tables([tally, pa.table(
-                {"kind": [kind] * n, "input": [None] * n, "dropped_by": [None] * n, "detail": [None] * n,
-                 "rows": [0] * n, "shard": shards}, schema=TALLY_SCHEMA)])
+        extra = [_tally_row(kind, shard=s) for s in shards]
+        kept = rows.filter(pc.is_null(rows.column("dropped_by"))) if self.annotate else rows
+        for column in COUNTED_LISTS:
+            if column in kept.column_names and kept.num_rows:
+                values = pc.list_flatten(kept.column(column))
+                for item in pc.value_counts(values).to_pylist():
+                    extra.append(_tally_row(kind, rows=item["counts"], metric=f"{column}.{item['values']}"))
+        if extra:
+            tally = pa.concat_tables([tally, pa.Table.from_pylist(extra, schema=TALLY_SCHEMA)])
         return tally
 
     def _chunks(self, table: pa.Table) -> list[pa.Table]:
@@ -90,6 +98,11 @@ class ShardWriter:
         pq.write_table(chunk, tmp, compression="zstd", compression_level=self.compression_level)
         os.replace(tmp, folder / name)
         return f"{OUTPUT_DIRS[kind]}/{name}"
+
+
+def _tally_row(kind: str, rows: int = 0, shard: str | None = None, metric: str | None = None) -> dict:
+    return {"kind": kind, "input": None, "dropped_by": None, "detail": None, "rows": rows, "shard": shard,
+            "metric": metric}
 
 
 # Drop reasons whose details are kept in the stats (errors a user must be able to find).
@@ -115,6 +128,7 @@ def _count_drops(table: pa.Table, kind: str) -> pa.Table:
             "detail": counts.column("detail"),
             "rows": counts.column("count_all").cast(pa.int64()),
             "shard": pa.nulls(n, pa.string()),
+            "metric": pa.nulls(n, pa.string()),
         },
         schema=TALLY_SCHEMA,
     )

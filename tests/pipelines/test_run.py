@@ -157,3 +157,15 @@ def test_different_config_refuses_same_output(local_out, tmp_path, shared_data):
 
     with pytest.raises(OutputMismatchError):
         go(warcs(shared_data), out, config=str(config))
+
+
+def test_metrics_and_stage_summaries_reach_stats(tmp_path):
+    src = tmp_path / "pii.jsonl"
+    src.write_text(json.dumps({"id": "1", "url": "http://a.example/x", "text": (
+        "Write to jane.doe@example.com or john@example.org about the river festival next summer.")}) + "\n")
+    config = tmp_path / "p.yaml"
+    config.write_text("steps:\n  - use: filters.langid.LanguageID\n  - use: filters.langid_hosts.HostLanguage\n"
+                      "  - use: filters.pii.RedactPII\n")
+    stats = go([str(src)], tmp_path / "out", config=str(config))
+    assert stats["metrics"] == {"pii_redacted.EMAIL": 2}
+    assert stats["stages"]["host_langid"]["host_languages"]["a.example"]["en"]["docs"] == 1
