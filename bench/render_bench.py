@@ -17,10 +17,12 @@ on 127.0.0.1 (as in bench/crawl_bench.py).
 With ``--rounds N`` the pair runs N times, alternating which goes first, and the medians are compared (this
 machine may be shared; the 1-minute load average at the start of each run is recorded).
 
-Reported per run: pages/s over the wall time of the process (browser start included), the peak RSS and PSS of
-the Chromium process tree (sampled every 0.25 s; RSS counts shared pages once per process, PSS shares them
-out), and memory growth after warm-up: the least-squares slope of the tree's RSS against pages done, from page
-``--warmup`` (100) to the end, in MB per 100 pages, and the mean RSS in the first and last fifth of that span.
+Reported per run: pages/s over the wall time of the process (browser start included); pages per CPU second of
+the whole process tree (Python, Playwright driver, Chromium: the rate that other people's load moves least); the
+peak RSS and PSS of the Chromium process tree (sampled every 0.25 s; RSS counts shared pages once per process,
+PSS shares them out); and memory growth after warm-up: the least-squares slope of the tree's RSS against pages
+done, from page ``--warmup`` (100) to the end, in MB per 100 pages, and the mean RSS in the first and last fifth
+of that span.
 For the crawl it also checks the WARC: every page archived with a rendered DOM that holds the script's text.
 
 Targets (issue 4): winnow >= 2x the loop's pages/s; memory flat after warm-up.
@@ -125,6 +127,7 @@ class Sampler(threading.Thread):
         self.root = root
         self.pages_done = pages_done
         self.samples: list[tuple[float, int, float, float]] = []  # (t, pages, rss MB, pss MB)
+        self.cpu: dict[int, float] = {}  # pid -> last seen user+system seconds, whole process tree
         self.stop = threading.Event()
 
     def run(self) -> None:
@@ -132,8 +135,10 @@ class Sampler(threading.Thread):
         while not self.stop.is_set():
             rss = pss = 0
             try:
-                for p in self.root.children(recursive=True):
+                for p in [self.root, *self.root.children(recursive=True)]:
                     try:
+                        times = p.cpu_times()
+                        self.cpu[p.pid] = times.user + times.system
                         if "chrom" in p.name():
                             info = p.memory_full_info()
                             rss, pss = rss + info.rss, pss + info.pss
@@ -177,7 +182,10 @@ def run(cmd: list[str], log: Path, pages_done: callable, warmup: int) -> dict:
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:3]} failed: {log.with_suffix('.err').read_text()[-3000:]}")
-    return {"seconds": round(seconds, 2), **memory_report(sampler.samples, warmup)}
+    # CPU of the whole tree (Python, Playwright driver, Chromium), as last sampled: on a shared machine wall-clock
+    # rates move with other people's load, CPU seconds per page much less.
+    return {"seconds": round(seconds, 2), "cpu_seconds": round(sum(sampler.cpu.values()), 1),
+            **memory_report(sampler.samples, warmup)}
 
 
 def count_lines(path: Path, needle: str = "") -> int:
@@ -196,6 +204,7 @@ def run_loop(work: Path, seeds: Path, launch: dict, args: argparse.Namespace) ->
     loop.update({"pages_done": count_lines(progress), "script_text_found": count_lines(progress, "1"),
                  "load_avg_1min_at_start": round(load, 1)})
     loop["pages_per_s"] = round(loop["pages_done"] / loop["seconds"], 2)
+    loop["pages_per_cpu_s"] = round(loop["pages_done"] / loop["cpu_seconds"], 2)
     return loop
 
 
@@ -223,6 +232,7 @@ def run_winnow(work: Path, seeds: Path, launch: dict, args: argparse.Namespace) 
         "load_avg_1min_at_start": round(load, 1),
     })
     winnow["pages_per_s"] = round(winnow["pages_done"] / winnow["seconds"], 2)
+    winnow["pages_per_cpu_s"] = round(winnow["pages_done"] / winnow["cpu_seconds"], 2)
     return winnow
 
 
@@ -256,9 +266,12 @@ def main() -> int:
             results["rounds"].append(runs)
             print(json.dumps(runs), file=sys.stderr, flush=True)  # a round's figures survive a later failure
         for name in ("loop", "winnow"):
-            results[f"{name}_pages_per_s_median"] = statistics.median(r[name]["pages_per_s"] for r in results["rounds"])
+            for key in ("pages_per_s", "pages_per_cpu_s"):
+                results[f"{name}_{key}_median"] = statistics.median(r[name][key] for r in results["rounds"])
         results["speedup_winnow_vs_loop"] = round(results["winnow_pages_per_s_median"]
                                                   / results["loop_pages_per_s_median"], 2)
+        results["cpu_efficiency_winnow_vs_loop"] = round(results["winnow_pages_per_cpu_s_median"]
+                                                         / results["loop_pages_per_cpu_s_median"], 2)
         print(json.dumps(results, indent=2))
         dest = REPO / "bench" / "results"
         dest.mkdir(exist_ok=True)

@@ -163,6 +163,14 @@ class RenderMiddleware:
             meta.pop("playwright_page", None)
         return None
 
+    async def process_response(self, request: Request, response: Response) -> Response:
+        # Runs before Retry/Politeness (process_response goes from the handler outwards), which may swap a 429/5xx
+        # for a retry request and drop this response with the page it holds: a page that is not a 200 HTML
+        # document needs no rendering anyway, so it is freed here.
+        if "winnow_lease" in request.meta and (response.status != 200 or not isinstance(response, HtmlResponse)):
+            await self.release(request.meta, reusable=True)
+        return response
+
     async def process_exception(self, request: Request, exception: BaseException) -> None:
         meta = request.meta
         if "winnow_lease" in meta:

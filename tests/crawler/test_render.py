@@ -271,7 +271,10 @@ def test_host_rendered_directly_after_it_needed_rendering(tmp_path):
 
 
 def test_always_mode_overlays_busy_page_and_crash(tmp_path):
-    with SiteServer(routes=site_routes(("/overlay.html", "/busy.html"))) as site:
+    routes = site_routes(("/overlay.html", "/busy.html", "/missing.html", "/unavailable.html"))
+    # Answers that get retried or skipped must hand their browser page back (a leak would stall the crawl).
+    routes["/unavailable.html"] = Route(status=503, body="later", headers={"Retry-After": "0"})
+    with SiteServer(routes=routes) as site:
         stats = crawl([site.url("/")], tmp_path / "c", "-s", "WINNOW_RENDER=always",
                       "-s", "WINNOW_RENDER_PAGE_TIMEOUT=4")
         hits = site.paths()
@@ -291,6 +294,8 @@ def test_always_mode_overlays_busy_page_and_crash(tmp_path):
         fields = meta_fields(records[path])
         assert fields["winnow-render-error"] == [error] and fields["winnow-render-reason"] == ["always"], path
     assert stats["winnow/render/fallback_plain"] == 2
+    assert hits.count("/unavailable.html") >= 4 and "/missing.html" in hits
+    assert "/unavailable.html" not in pages and "/missing.html" not in pages
 
 
 def browser_processes(root: psutil.Process) -> list[psutil.Process]:
