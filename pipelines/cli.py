@@ -67,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="allow loopback/private addresses (local tests and the demo)")
     crawl.add_argument("--languages", default="", metavar="en,fr",
                        help="target languages: hosts estimated to be off-target are deprioritised")
+    crawl.add_argument("--render", choices=("auto", "always", "never"), default="auto",
+                       help="headless Chromium: auto renders pages (and then hosts) that need JavaScript (default)")
     crawl.add_argument("--resume", action="store_true", help="continue the crawl in --output after a stop or a kill")
     crawl.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
                        help="any Scrapy or winnow setting, e.g. -s DOWNLOAD_DELAY=0.5 (repeatable)")
@@ -178,7 +180,7 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
         seeds=seeds, output=Path(args.output), max_pages=args.max_pages, max_depth=args.max_depth,
         max_pages_per_host=args.max_pages_per_host, sitemaps=args.sitemaps, bot_name=args.bot_name,
         contact_url=args.contact_url, training_token=args.training_token, allow_private=args.allow_private,
-        languages=[x.strip() for x in args.languages.split(",") if x.strip()], resume=args.resume,
+        languages=[x.strip() for x in args.languages.split(",") if x.strip()], resume=args.resume, render=args.render,
         progress=not args.no_progress, overrides=overrides)
     try:
         stats = crawl(opts)

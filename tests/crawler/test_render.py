@@ -31,7 +31,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WINNOW = str(Path(sys.executable).parent / "winnow")
 FAST = ["-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "--no-progress", "--allow-private",
-        "-s", "WINNOW_RENDER_SETTLE_MAX=2"]
+        "-s", "WINNOW_RENDER_SETTLE_MAX=2",
+        # Generous interaction budgets: CI machines may be loaded, and the assertions count scrolls and clicks.
+        "-s", "WINNOW_RENDER_INTERACT_MAX=30", "-s", "WINNOW_RENDER_PAGE_TIMEOUT=60"]
 TEXT = " ".join(f"Plain server text about rivers, bread and small towns, sentence {i}." for i in range(40))
 
 DELAYED = "Injected by a timer after the page had loaded"
