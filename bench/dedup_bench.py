@@ -1,7 +1,7 @@
 """Near-duplicate removal: winnow's MinHash stage (Ray and in-process) against a plain datasketch loop.
 
 Corpus: ``bench/dedup_corpus.py`` (real sentences, near-duplicates planted at controlled Jaccard levels, ground truth
-by brute-force Jaccard). Each contender runs in its own process, which the parent samples every 0.2 s for the
+by brute-force Jaccard). Each contender runs in its own process, which the parent samples every second for the
 proportional set size (PSS) of its whole process tree (Ray's GCS, raylet and workers included; PSS splits shared
 object-store pages instead of counting them once per process):
 
@@ -138,7 +138,7 @@ def measure(cmd: list[str]) -> tuple[float, int, float]:
                     times = p.cpu_times()
                     cpu[p.pid] = times.user + times.system
         peak = max(peak, total)
-        time.sleep(0.2)
+        time.sleep(1.0)  # reading smaps of every process is not free: sample once a second
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}")
     return time.perf_counter() - start, peak, sum(cpu.values())

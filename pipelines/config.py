@@ -52,7 +52,7 @@ class PipelineConfig:
         for step in self.steps:
             if step.input_kind in kinds:
                 kinds.discard(step.input_kind)
-                kinds.add(step.produces)
+                kinds.update(step.produces_kinds)
         stranded = kinds - set(OUTPUT_DIRS)
         if stranded:
             raise ConfigError(
@@ -118,8 +118,8 @@ def _build_step(path: Path, index: int, entry: Any, annotate: bool) -> Step | St
         step = cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    if step.input_kind not in KINDS or step.produces not in KINDS:
-        raise ConfigError(f"{where}: declares unknown record kinds {step.input_kind!r} -> {step.produces!r}")
+    if step.input_kind not in KINDS or any(k not in KINDS for k in step.produces_kinds):
+        raise ConfigError(f"{where}: declares unknown record kinds {step.input_kind!r} -> {list(step.produces_kinds)}")
     step.bind(entry.get("name"), annotate=annotate)
     return step
 

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import pyarrow as pa
 
+from pipelines.records import Unbundle
 from pipelines.step import Step
 
 TableFn = Callable[[pa.Table], pa.Table]
@@ -40,6 +41,13 @@ class Dataset(Protocol):
 
     def materialize(self) -> Dataset:
         """Execute now and keep the result, so that it can be consumed more than once (a Stage's passes)."""
+        ...
+
+    def split(self, kinds: tuple[str, ...]) -> dict[str, Dataset]:
+        """A dataset of bundle tables (a fan-out step's output) as one dataset per kind.
+
+        The bundles are computed once (materialised) and each lane reads its kind out of them.
+        """
         ...
 
     def tables(self) -> Iterator[pa.Table]:
@@ -99,6 +107,10 @@ class LocalDataset:
     def materialize(self) -> LocalDataset:
         # A list, not the generator: a lazy LocalDataset can be consumed only once.
         return LocalDataset(list(self._tables))
+
+    def split(self, kinds: tuple[str, ...]) -> dict[str, LocalDataset]:
+        bundles = list(self._tables)  # each lane reads every bundle; the generator could be read only once
+        return {kind: LocalDataset(map(Unbundle(kind), bundles)) for kind in kinds}
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._tables

@@ -55,11 +55,40 @@ def inspect_path(path: Path, out: TextIO, samples: int = 3) -> None:
             counts = _value_counts(files, column)
             shown = ", ".join(f"{k}={v}" for k, v in counts.most_common(15))
             out.write(f"{column}: {shown}\n")
+    for line in _kind_summary(files, kind):
+        out.write(line + "\n")
     if samples:
         out.write("sample rows:\n")
         table = pq.ParquetFile(files[0]).read_row_group(0) if rows else pa.table({})
         for row in table.slice(0, samples).to_pylist():
             out.write("  " + json.dumps(_preview(row), ensure_ascii=False, default=str) + "\n")
+
+
+def _kind_summary(files: list[Path], kind: str) -> list[str]:
+    """What a user checks first in each output: how images and text relate."""
+    if kind == "image_text":
+        table = pa.concat_tables(pq.read_table(f, columns=["doc_id", "image_url", "caption", "width"]) for f in files)
+        if not table.num_rows:
+            return []
+        return [f"image_text: {len(set(table.column('image_url').to_pylist()))} distinct images from "
+                f"{len(set(table.column('doc_id').to_pylist()))} pages; with caption "
+                f"{table.num_rows - table.column('caption').null_count}, with width "
+                f"{table.num_rows - table.column('width').null_count}"]
+    if kind == "interleaved":
+        segments = [s for f in files for s in pq.read_table(f, columns=["segments"]).column("segments").to_pylist()]
+        if not segments:
+            return []
+        images = [sum(1 for seg in doc or [] if seg["kind"] == "image") for doc in segments]
+        texts = [sum(1 for seg in doc or [] if seg["kind"] == "text") for doc in segments]
+        return [f"interleaved: {len(segments)} documents, {sum(texts) / len(segments):.1f} text and "
+                f"{sum(images) / len(segments):.1f} image segments per document; "
+                f"{sum(1 for n in images if n)} with at least one image"]
+    return []
+
+
+def _preview_segments(segments: list[dict]) -> list[str]:
+    return [f"[img {s['image_url']} alt={s['alt']!r}]" if s["kind"] == "image"
+            else (s["text"] or "")[:60].replace("\n", " ") for s in segments[:6]] + (["…"] if len(segments) > 6 else [])
 
 
 def _value_counts(files: list[Path], column: str) -> Counter[str]:
@@ -73,7 +102,9 @@ def _value_counts(files: list[Path], column: str) -> Counter[str]:
 def _preview(row: dict) -> dict:
     out = {}
     for key, value in row.items():
-        if isinstance(value, str) and len(value) > PREVIEW_CHARS:
+        if key == "segments" and isinstance(value, list):
+            value = _preview_segments(value)
+        elif isinstance(value, str) and len(value) > PREVIEW_CHARS:
             value = value[:PREVIEW_CHARS].replace("\n", " ") + "…"
         out[key] = value
     return out

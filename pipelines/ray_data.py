@@ -26,6 +26,7 @@ import ray.data
 from ray.data.context import ShuffleStrategy
 
 from pipelines.dataset import Dataset, TableFn
+from pipelines.records import Unbundle
 from pipelines.step import Step
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,11 @@ class RayDataset:
     def materialize(self) -> RayDataset:
         # In the object store (spilled to disk when it must), so later passes do not re-run the lineage.
         return RayDataset(self._ds.materialize())
+
+    def split(self, kinds: tuple[str, ...]) -> dict[str, RayDataset]:
+        # Materialised so that the fan-out step (extraction, the expensive part) runs once for all lanes.
+        ds = self._ds.materialize()
+        return {kind: RayDataset(_map(ds, Unbundle(kind))) for kind in kinds}
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._ds.iter_batches(batch_format="pyarrow", batch_size=None)

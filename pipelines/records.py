@@ -102,6 +102,17 @@ class Document:
     lang_score: float | None = None
     quality_score: float | None = None  # filters.quality: P(high quality) from the fastText classifier
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per redacted span ("EMAIL", ...)
+    # Page metadata found by extraction (null for inputs that are text already).
+    author: str | None = None
+    date: str | None = None  # publication date as the page states it, ISO 8601 (YYYY-MM-DD)
+    sitename: str | None = None
+    html_lang: str | None = None  # <html lang>, as declared (not the detected ``lang``)
+    canonical_url: str | None = None
+    extracted_by: str | None = None  # "trafilatura" | "llm_select": which extractor produced ``text``
+    # Events of extraction, one string per event, counted into stats.json metrics
+    # ("extract_flags.<value>"): skipped images by reason, LLM fallbacks, ungrounded values dropped, ...
+    extract_flags: list[str] = field(default_factory=list)
+    structured: str | None = None  # JSON object from schema-driven LLM extraction (grounded values only)
     dropped_by: str | None = None
     drop_detail: str | None = None
 
@@ -115,6 +126,14 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("lang_score", pa.float32()),
         pa.field("quality_score", pa.float32()),
         pa.field("pii_redacted", pa.list_(pa.string())),
+        pa.field("author", pa.string()),
+        pa.field("date", pa.string()),
+        pa.field("sitename", pa.string()),
+        pa.field("html_lang", pa.string()),
+        pa.field("canonical_url", pa.string()),
+        pa.field("extracted_by", pa.string()),
+        pa.field("extract_flags", pa.list_(pa.string())),
+        pa.field("structured", pa.large_string()),
     ],
 )
 
@@ -133,7 +152,8 @@ class ImageTextPair:
     doc_id: str | None = None
     image_url: str | None = None
     alt: str | None = None
-    context: str | None = None
+    caption: str | None = None  # the enclosing <figure>'s <figcaption>
+    context: str | None = None  # text around the image in the main content
     width: int | None = None
     height: int | None = None
     lang: str | None = None
@@ -149,6 +169,7 @@ IMAGE_TEXT_SCHEMA = _schema(
         pa.field("doc_id", pa.string()),
         pa.field("image_url", pa.string()),
         pa.field("alt", pa.string()),
+        pa.field("caption", pa.string()),
         pa.field("context", pa.string()),
         pa.field("width", pa.int32()),
         pa.field("height", pa.int32()),
@@ -221,6 +242,49 @@ KINDS: dict[str, tuple[type, pa.Schema]] = {
 }
 # Output kinds and the folder each is written to under the output directory.
 OUTPUT_DIRS: dict[str, str] = {"document": "text", "image_text": "image_text", "interleaved": "interleaved"}
+
+
+# A step that produces several kinds from one input (extraction: text, image-text pairs and interleaved
+# documents from one parse) returns one *bundle* table per batch: a row per kind, holding that kind's table as an
+# Arrow IPC stream. Ray Data needs one schema per dataset, and re-running the step once per kind would parse every
+# page three times; the runner splits the bundle into one lane per kind (``Dataset.split``).
+BUNDLE_KIND = "bundle"
+BUNDLE_SCHEMA = pa.schema(
+    [pa.field("kind", pa.string(), nullable=False), pa.field("table", pa.large_binary(), nullable=False)],
+    metadata={KIND_KEY: BUNDLE_KIND.encode()},
+)
+
+
+def bundle(tables: dict[str, pa.Table]) -> pa.Table:
+    """Tables of several kinds (one per kind) as one bundle table."""
+    kinds, blobs = [], []
+    for kind, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        kinds.append(kind)
+        blobs.append(sink.getvalue().to_pybytes())
+    return pa.Table.from_arrays([pa.array(kinds, pa.string()), pa.array(blobs, pa.large_binary())],
+                                schema=BUNDLE_SCHEMA)
+
+
+def unbundle(table: pa.Table, kind: str) -> pa.Table:
+    """The ``kind`` table out of a bundle (an empty table of that kind if the bundle has none)."""
+    parts = [pa.ipc.open_stream(blob.as_py()).read_all()
+             for k, blob in zip(table.column("kind"), table.column("table"), strict=True) if k.as_py() == kind]
+    if not parts:
+        return empty_table(kind)
+    return pa.concat_tables(parts).cast(schema_of(kind))
+
+
+class Unbundle:
+    """Picklable bundle -> ``kind`` table function (one per lane)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __call__(self, table: pa.Table) -> pa.Table:
+        return unbundle(table, self.kind)
 
 
 def schema_of(kind: str) -> pa.Schema:

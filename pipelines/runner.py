@@ -20,6 +20,7 @@ stages drop duplicates of rows kept there without reading or re-hashing those ro
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -161,13 +162,20 @@ def run(opts: RunOptions) -> dict[str, Any]:
 
         init_ray(opts.address)
         plan_actor_steps(sum(1 for s in opts.config.steps if not isinstance(s, Stage) and s.needs_actor))
-    for paths in batches:
-        wid = wave_id(paths)
-        tallies = _run_wave(opts, paths, wid, set(waves), against)
-        record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
-                  "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
-        _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
-        waves[wid] = record
+    with contextlib.ExitStack() as services:
+        if batches:
+            # Services a step needs for the whole run (e.g. the local LLM server), started in the driver before
+            # the steps are shipped to workers and stopped however the run ends.
+            for step in opts.config.steps:
+                if callable(getattr(step, "open_services", None)):
+                    services.enter_context(step.open_services())
+        for paths in batches:
+            wid = wave_id(paths)
+            tallies = _run_wave(opts, paths, wid, set(waves), against)
+            record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
+                      "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
+            _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
+            waves[wid] = record
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
     kinds = {Path(p).name: input_kind(p) for p in opts.inputs}
@@ -228,8 +236,10 @@ def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str],
             ds = step.run(ds)
         else:
             ds = ds.apply_step(step)
-        target = step.produces
-        by_kind[target] = by_kind[target].union(ds) if target in by_kind else ds
+        kinds = step.produces_kinds
+        lanes = ds.split(kinds) if len(kinds) > 1 else {kinds[0]: ds}
+        for target, lane in lanes.items():
+            by_kind[target] = by_kind[target].union(lane) if target in by_kind else lane
 
     writer = ShardWriter(str(opts.output), wid, annotate=opts.annotate,
                          max_rows=opts.config.output.get("max_rows_per_shard", 100_000),

@@ -3,13 +3,14 @@
 Every record read becomes exactly one row that reaches the writer: a kept row, or a tombstone with
 ``dropped_by = "<step>.<reason>"``. So for each step, ``in`` is the rows that reached it (the rows
 of input kinds that flow through it, not dropped by an earlier step), and ``in = kept + sum(dropped)``
-holds by construction. Steps do not fan out yet; a step that does will need its own count.
+holds by construction. A fan-out step (extraction: page -> text, image-text pairs, interleaved) also reports
+``produced`` per output; rows of its second and later kinds are counted only by the steps after it.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from pipelines.records import OUTPUT_DIRS
@@ -17,22 +18,29 @@ from pipelines.records import OUTPUT_DIRS
 READ_STEP = "read"
 
 
-def _flows(steps: list[Any], input_kinds: Iterable[str]) -> dict[str, set[str]]:
-    """input kind -> names of the steps its records pass through."""
-    flows: dict[str, set[str]] = {}
-    for origin in input_kinds:
-        current, names = origin, {READ_STEP}
-        for step in steps:
-            if step.input_kind == current:
-                names.add(step.name)
-                current = step.produces
-        flows[origin] = names
-    return flows
+def _lane_steps(steps: list[Any], origin: str, kind: str) -> set[str]:
+    """Names of the steps that rows of ``kind`` written for an input of kind ``origin`` passed through.
+
+    A lane follows the kinds from the input to the output. At a fan-out step (several output kinds) rows of the
+    first output kind continue the input's lane (dropped inputs become tombstones of that kind); rows of the other
+    kinds are born there, so only the steps after it count them.
+    """
+    current, names = origin, {READ_STEP}
+    for step in steps:
+        if step.input_kind != current:
+            continue
+        kinds = step.produces_kinds
+        if len(kinds) > 1 and kind in kinds[1:]:
+            names, current = set(), kind
+            continue
+        names.add(step.name)
+        current = step.produces
+    return names
 
 
 def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Callable[[str], str]) -> dict[str, Any]:
     """``tallies``: rows of the writer's tally table (kind, input, dropped_by, detail, rows, shard)."""
-    rows_by_origin: dict[str, Counter[str | None]] = defaultdict(Counter)
+    rows_by_lane: dict[tuple[str, str], Counter[str | None]] = defaultdict(Counter)
     per_input: dict[str, Counter[str]] = defaultdict(Counter)
     errors: list[str] = []
     outputs: dict[str, dict[str, int]] = {}
@@ -46,7 +54,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
             out["shards"] += 1
             continue
         origin = kind_of_input(t["input"])
-        rows_by_origin[origin][t["dropped_by"]] += t["rows"]
+        rows_by_lane[(origin, t["kind"])][t["dropped_by"]] += t["rows"]
         per_input[t["input"]]["records"] += t["rows"]
         per_input[t["input"]]["kept" if t["dropped_by"] is None else "dropped"] += t["rows"]
         if t["detail"]:
@@ -55,13 +63,14 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
             out = outputs.setdefault(OUTPUT_DIRS[t["kind"]], {"rows": 0, "shards": 0})
             out["rows"] += t["rows"]
 
-    flows = _flows(steps, rows_by_origin)
+    lanes = {lane: _lane_steps(steps, *lane) for lane in rows_by_lane}
     step_stats = []
-    for name in [READ_STEP, *(s.name for s in steps)]:
+    for step in [None, *steps]:
+        name = READ_STEP if step is None else step.name
         entering = 0
         dropped: Counter[str] = Counter()
-        for origin, counts in rows_by_origin.items():
-            if name not in flows[origin]:
+        for lane, counts in rows_by_lane.items():
+            if name not in lanes[lane]:
                 continue
             for reason, n in counts.items():
                 owner = reason.split(".", 1)[0] if reason else None
@@ -69,8 +78,17 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
                     dropped[reason.split(".", 1)[1]] += n
                 if not _dropped_before(owner, name, steps):
                     entering += n
-        step_stats.append({"step": name, "in": entering, "kept": entering - sum(dropped.values()),
-                           "dropped": dict(sorted(dropped.items()))})
+        entry: dict[str, Any] = {"step": name, "in": entering, "kept": entering - sum(dropped.values()),
+                                 "dropped": dict(sorted(dropped.items()))}
+        if step is not None and len(step.produces_kinds) > 1:
+            # What a fan-out step made: its first kind is the kept inputs; the others are rows born here.
+            made = {OUTPUT_DIRS.get(step.produces, step.produces): entry["kept"]}
+            for kind in step.produces_kinds[1:]:
+                made[OUTPUT_DIRS.get(kind, kind)] = sum(
+                    sum(c.values()) for (origin, k), c in rows_by_lane.items()
+                    if k == kind and step.input_kind in _kinds_before(steps, origin, step))
+            entry["produced"] = made
+        step_stats.append(entry)
     return {
         "steps": step_stats,
         "outputs": outputs,
@@ -78,6 +96,17 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
         "errors": sorted(errors),
         "metrics": dict(sorted(metrics.items())),
     }
+
+
+def _kinds_before(steps: list[Any], origin: str, fan_out: Any) -> set[str]:
+    """The kind that rows of an ``origin`` input have when they reach ``fan_out`` (a set: empty if never)."""
+    current = origin
+    for step in steps:
+        if step is fan_out:
+            return {current}
+        if step.input_kind == current:
+            current = step.produces
+    return set()
 
 
 def _dropped_before(owner: str | None, name: str, steps: list[Any]) -> bool:

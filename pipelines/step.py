@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipelines.records import COMMON_NAMES, TAIL_NAMES, conform, from_table, kind_of, to_table
+from pipelines.records import COMMON_NAMES, TAIL_NAMES, bundle, conform, from_table, kind_of, to_table
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,14 @@ class _Component:
 
     @property
     def produces(self) -> str:
-        return self.output_kind or self.input_kind
+        """The output kind, or for a step with several, the first (dropped inputs become tombstones of it)."""
+        return self.produces_kinds[0]
+
+    @property
+    def produces_kinds(self) -> tuple[str, ...]:
+        """Every kind this component outputs. Several for a fan-out step (``output_kinds``, e.g. extraction)."""
+        kinds = getattr(self, "output_kinds", None)
+        return tuple(kinds) if kinds else (self.output_kind or self.input_kind,)
 
     def _name(self) -> str:
         return getattr(self, "name", None) or self.default_name or _snake(type(self).__name__)
@@ -70,6 +77,11 @@ class Step(_Component):
 
     Subclasses override ``process`` (one record in; the record, a list of records, or
     ``raise Drop(reason)``) or ``process_batch`` for vectorised/model work.
+
+    A step that turns one record into several kinds (extraction: a page into a document, its
+    image-text pairs and its interleaved document) sets ``output_kinds`` (the first one receives
+    the tombstones of dropped inputs) and returns records of any of those kinds; its batches come out
+    as one bundle table, which the runner splits into a lane per kind.
     """
 
     num_gpus: ClassVar[float] = 0.0
@@ -132,12 +144,23 @@ class Step(_Component):
                 kept.append(result)
 
         out_kind = self.produces
-        parts = [to_table(kept, out_kind)]
+        kinds = self.produces_kinds
+        if len(kinds) > 1:
+            by_kind: dict[str, list[Any]] = {k: [] for k in kinds}
+            for record in kept:
+                if type(record).kind not in by_kind:
+                    raise RuntimeError(f"{name} returned a {type(record).kind!r} record; it declares {list(kinds)}")
+                by_kind[type(record).kind].append(record)
+            tables = {k: to_table(records_k, k) for k, records_k in by_kind.items()}
+        else:
+            tables = {out_kind: to_table(kept, out_kind)}
+        parts = [tables[out_kind]]
         if dropped:
             parts.append(self._tombstones(dropped, reasons, kind, out_kind))
         if dead.num_rows:
             parts.append(dead if out_kind == kind else conform(_thin(dead), out_kind))
-        return pa.concat_tables(parts)
+        tables[out_kind] = pa.concat_tables(parts)
+        return bundle(tables) if len(kinds) > 1 else tables[out_kind]
 
     def _tombstones(self, records: list[Any], reasons: list[tuple[str, str | None]], in_kind: str,
                     out_kind: str) -> pa.Table:

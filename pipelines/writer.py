@@ -35,7 +35,7 @@ TALLY_SCHEMA = pa.schema(
     ]
 )
 # List columns whose values are counted into metrics ("<column>.<value>") over the rows written.
-COUNTED_LISTS = ("pii_redacted",)
+COUNTED_LISTS = ("pii_redacted", "extract_flags")
 SHARD_PREFIX = "part-"
 
 
