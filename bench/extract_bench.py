@@ -1,0 +1,198 @@
+"""Extraction benchmark: winnow's ``extract_page`` (all three outputs) against plain ``trafilatura.extract``.
+
+On ../shared/data/extraction_bench (60 real news/blog pages with gold article text), in one process:
+
+- ``plain``: ``trafilatura.extract(html)`` with default settings, the reference;
+- ``winnow``: ``extract.extract_page(html, url)`` producing the Document, the image-text pairs and the
+  interleaved document, through the deadline worker exactly as the pipeline step runs it
+  (``time_limit_s`` 20 s; the worker's one-off start is done before timing and reported apart);
+- ``winnow_inproc``: the same in this process (``time_limit_s=None``): the per-core comparison with
+  ``plain`` (both single process; the worker variant adds its pipe round trip);
+- ``winnow_speed`` / ``winnow_speed_inproc``: the speed setting (``favor_precision=False, fast=True``),
+  through the worker and in this process.
+
+The targets (issue 5) are F1 >= plain and docs/s >= 0.9x plain; the report gives each variant's ratio
+to plain and which targets each setting meets, with the 1-minute load average before and after (the
+machine is shared: ratios from one run are comparable, absolute docs/s less so).
+
+Both get the page bytes (each decodes them its own way). Rounds alternate the order of the variants;
+docs/s are medians over rounds. Score (../shared/data/README.md): tokens are ``\\w+`` matches, 4-token
+shingles as multisets; per page tp/fp/fn are normalised to sum 1; precision and recall are the means
+over pages of tp/(tp+fp) and tp/(tp+fn) (0 for a page with no predicted / no gold shingles, 1 when
+both are empty); F1 from the two means. Writes bench/results/extract_bench.json.
+
+Run under the exclusive benchmark lock:
+    flock -x /tmp/winnow-bench.lock .venv/bin/python bench/extract_bench.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import os
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import trafilatura  # noqa: E402
+
+from extract.page import extract_page  # noqa: E402
+from pipelines.step import Drop  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "extraction_bench"
+RESULTS = ROOT / "bench" / "results" / "extract_bench.json"
+TIME_LIMIT_S = 20.0
+_TOKEN = re.compile(r"\w+")
+
+
+def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+    tokens = _TOKEN.findall(text or "")
+    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+
+def score(predictions: dict[str, str], gold: dict[str, str]) -> dict[str, float]:
+    precisions, recalls = [], []
+    for pid, gold_text in gold.items():
+        g, p = shingles(gold_text), shingles(predictions.get(pid, ""))
+        tp = sum((g & p).values())
+        fp = sum((p - g).values())
+        fn = sum((g - p).values())
+        total = tp + fp + fn
+        if total == 0:
+            precisions.append(1.0)
+            recalls.append(1.0)
+            continue
+        tp, fp, fn = tp / total, fp / total, fn / total
+        precisions.append(tp / (tp + fp) if tp + fp else 0.0)
+        recalls.append(tp / (tp + fn) if tp + fn else 0.0)
+    precision, recall = statistics.fmean(precisions), statistics.fmean(recalls)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    # f1_6: the targets are compared at 6 decimals, since settings can tie at 4 (0.9711 vs 0.9711)
+    return {"f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4), "f1_6": round(f1, 6)}
+
+
+def run_plain(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    return {pid: trafilatura.extract(html) or "" for pid, html in pages.items()}, {}
+
+
+def _run_winnow(pages: dict[str, bytes], urls: dict[str, str], time_limit_s: float | None, speed: bool = False
+                ) -> tuple[dict[str, str], dict[str, Any]]:
+    settings: dict[str, Any] = {"favor_precision": False, "fast": True} if speed else {}
+    texts: dict[str, str] = {}
+    stats: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+    for pid, html in pages.items():
+        try:
+            doc, pairs, interleaved = extraction = extract_page(html, urls[pid], time_limit_s=time_limit_s, **settings)
+        except Drop as drop:
+            texts[pid] = ""
+            stats[f"dropped.{drop.reason}"] += 1
+            continue
+        texts[pid] = doc.text or ""
+        stats["documents"] += 1
+        stats["image_text_pairs"] += len(pairs)
+        stats["interleaved_docs"] += 1
+        stats["interleaved_with_images"] += any(s.kind == "image" for s in interleaved.segments)
+        stats["image_segments"] += sum(s.kind == "image" for s in interleaved.segments)
+        stats["pairs_with_caption"] += sum(p.caption is not None for p in pairs)
+        skipped.update(extraction.skipped_images)
+    return texts, {**stats, "skipped_images": dict(sorted(skipped.items()))}
+
+
+def run_winnow(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    return _run_winnow(pages, urls, TIME_LIMIT_S)
+
+
+def run_winnow_inproc(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    return _run_winnow(pages, urls, None)
+
+
+def run_winnow_speed(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    return _run_winnow(pages, urls, TIME_LIMIT_S, speed=True)
+
+
+def run_winnow_speed_inproc(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    return _run_winnow(pages, urls, None, speed=True)
+
+
+VARIANTS = {"plain": run_plain, "winnow": run_winnow, "winnow_inproc": run_winnow_inproc,
+            "winnow_speed": run_winnow_speed, "winnow_speed_inproc": run_winnow_speed_inproc}
+SETTINGS = {"winnow": "favor_precision=True (default), deadline worker",
+            "winnow_inproc": "favor_precision=True (default), in process",
+            "winnow_speed": "favor_precision=False, fast=True, deadline worker",
+            "winnow_speed_inproc": "favor_precision=False, fast=True, in process"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    for name in ("trafilatura", "htmldate", "courlan", "justext", "readability"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    truth = json.loads((DATA / "ground-truth.json").read_text())
+    gold = {pid: v["articleBody"] for pid, v in truth.items()}
+    urls = {pid: v.get("url") or f"https://bench.invalid/{pid}" for pid, v in truth.items()}
+    pages = {pid: gzip.decompress((DATA / "html" / f"{pid}.html.gz").read_bytes()) for pid in truth}
+
+    load_before = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    first = next(iter(pages))
+    extract_page(pages[first], urls[first], time_limit_s=TIME_LIMIT_S)  # starts the worker: not timed
+    worker_start_s = time.perf_counter() - t0
+
+    names = list(VARIANTS)
+    speeds: dict[str, list[float]] = {n: [] for n in names}
+    outputs: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
+    for r in range(args.rounds):
+        order = names if r % 2 == 0 else names[::-1]
+        for name in order:
+            start = time.perf_counter()
+            texts, stats = VARIANTS[name](pages, urls)
+            speeds[name].append(len(pages) / (time.perf_counter() - start))
+            outputs.setdefault(name, (texts, stats))
+            print(f"round {r + 1} {name}: {speeds[name][-1]:.1f} docs/s", file=sys.stderr, flush=True)
+
+    results: dict[str, Any] = {}
+    for name in names:
+        texts, stats = outputs[name]
+        results[name] = {**score(texts, gold), "docs_per_s": round(statistics.median(speeds[name]), 2),
+                         "docs_per_s_rounds": [round(s, 2) for s in speeds[name]], **stats}
+    per_page_ms = {n: 1000 / results[n]["docs_per_s"] for n in names}
+    plain = results["plain"]
+    comparison = {}
+    for name in names[1:]:
+        ratio = results[name]["docs_per_s"] / plain["docs_per_s"]
+        comparison[name] = {"settings": SETTINGS[name], "f1": results[name]["f1"],
+                            "speed_ratio_vs_plain": round(ratio, 3),
+                            "f1_minus_plain": round(results[name]["f1_6"] - plain["f1_6"], 6),
+                            "f1_at_least_plain": results[name]["f1_6"] >= plain["f1_6"],
+                            "speed_at_least_0.9x": ratio >= 0.9}
+    report = {
+        "pages": len(pages),
+        "rounds": args.rounds,
+        "trafilatura": trafilatura.__version__,
+        "load_avg_1min": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
+        "worker_start_s": round(worker_start_s, 3),
+        "results": results,
+        "vs_plain": comparison,
+        "ms_per_page": {n: round(v, 2) for n, v in per_page_ms.items()},
+        "worker_overhead_ms_per_page": round(per_page_ms["winnow"] - per_page_ms["winnow_inproc"], 2),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""The extraction itself, on one parsed tree: text and metadata, text blocks, content images.
+
+Runs inside the deadline worker (extract/deadline.py), so it takes and returns plain picklable data:
+HTML in, ``RawExtraction`` out; records with identity are built by the caller (extract/page.py).
+
+One parse per page: the HTML is parsed once with trafilatura's own loader (the same lxml parser
+settings, so the result is exactly what ``trafilatura.extract`` would see). Metadata is read from
+that tree first (extract/metadata.py: one walk, no copies); then elements that trafilatura's own
+cleaning deletes are stripped in place (``PRESTRIPPED``: ``<head>``, scripts, styles, SVG, embeds,
+form controls, ``<nav>``/``<footer>``/``<aside>``) and the smaller tree is handed to
+``trafilatura.bare_extraction``, which copies it before changing anything, so the tree stays intact
+for placing the images. trafilatura's XPath passes over the raw tree cost in proportion to its
+elements, so this made its extraction 16-18% faster on ../shared/data/extraction_bench (precision
+and speed setting alike), with the same text on all 60 pages in both settings. Those elements can
+still matter to trafilatura in two places, its readability comparison and (balanced mode only) its
+baseline rescue of pages with almost no text, both fed the raw tree: a page whose only text sits in
+a ``<footer>`` or ``<aside>`` loses that rescue; such text is boilerplate nearly always.
+``<noscript>`` stays (lazy-loading pages put their real ``<img>`` there, extract/locate.py), and so
+does ``<form>`` (ASP.NET pages wrap the whole page in one; trafilatura handles forms itself).
+
+Text: ``favor_precision=True`` by default (the best F1 on the article benchmark, ../shared/STACK-NOTES.md),
+``include_formatting=True`` so headings, lists and tables come out as Markdown (tables as GFM pipe
+tables with ``|`` in cells escaped; trafilatura leaves a space after each row's last pipe, trimmed
+here). ``favor_precision=False, fast=True`` is the speed setting: trafilatura's balanced mode without
+its readability/jusText comparison (numbers in bench/results/extract_bench.json and extract/page.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+import trafilatura
+from lxml import etree
+from trafilatura.utils import HTML_PARSER, load_html
+from trafilatura.xml import xmltotxt
+
+from extract.images import caption_of, clean_alt, image_source, skip_reason
+from extract.locate import content_images, layout
+from extract.metadata import page_metadata
+
+for _logger in ("trafilatura", "htmldate", "courlan", "justext", "readability"):
+    logging.getLogger(_logger).setLevel(logging.ERROR)
+
+_TRAILING_SPACE = re.compile(r"[ \t]+$", re.MULTILINE)
+# all in trafilatura's settings.MANUALLY_CLEANED (deleted by its tree_cleaning), none read by extract/locate.py
+# for text or images; <form> stays (whole ASP.NET pages sit in one), <noscript> too (lazy images)
+PRESTRIPPED = ("head", "script", "style", "svg", "template", "iframe", "object", "embed", "canvas", "video", "audio",
+               "map", "button", "input", "select", "option", "textarea", "link", "meta", "nav", "footer", "aside")
+
+
+class ExtractFailure(Exception):
+    """A page that yields no record: ``reason`` is the drop reason (``no_text``, ``parse_error``)."""
+
+    passthrough = True  # re-raised as itself in the parent (extract/deadline.py)
+
+    def __init__(self, reason: str, detail: str | None = None) -> None:
+        super().__init__(reason, detail)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class ExtractOptions:
+    favor_precision: bool = True
+    fast: bool = False  # trafilatura's fast mode: no readability/jusText comparison (the speed setting)
+    include_tables: bool = True
+    images_allowed: bool = True  # False (noimageai): content images are counted, never emitted
+
+
+@dataclass
+class RawImage:
+    """A content image in reading order; ``skip`` is the reason it gives no pair (None: it gives one)."""
+
+    url: str | None
+    alt: str | None
+    caption: str | None
+    width: int | None
+    height: int | None
+    skip: str | None
+    after_block: int  # index of the text block it follows; -1: before the first block
+
+
+@dataclass
+class RawExtraction:
+    text: str
+    title: str | None = None
+    author: str | None = None
+    date: str | None = None
+    sitename: str | None = None
+    html_lang: str | None = None
+    canonical_url: str | None = None
+    blocks: list[str] = field(default_factory=list)  # Markdown of each top-level block, in order
+    images: list[RawImage] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)  # extraction events (Document.extract_flags)
+
+
+def _html_lang(tree: etree._Element) -> str | None:
+    root = tree.getroottree().getroot()
+    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or root.get("xml:lang")
+    lang = (lang or "").strip()
+    return lang or None
+
+
+def _render_blocks(body: etree._Element) -> tuple[list[str], list[str]]:
+    """(plain text for locating, Markdown for output) of each top-level block; empties removed."""
+    plain, markdown = [], []
+    for child in list(body):
+        text = "".join(child.itertext())
+        wrapper = etree.Element("body")
+        wrapper.append(child)  # moves it: the body is not used afterwards
+        rendered = _TRAILING_SPACE.sub("", xmltotxt(wrapper, True)).strip()
+        if rendered:
+            plain.append(text)
+            markdown.append(rendered)
+    return plain, markdown
+
+
+def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtraction:
+    """Extract text, metadata, blocks and content images from ``html`` (see the module docstring)."""
+    try:
+        tree = load_html(html)
+    except (etree.ParserError, ValueError) as exc:
+        raise ExtractFailure("parse_error", f"{type(exc).__name__}: {exc}"[:200]) from None
+    if tree is None:
+        raise ExtractFailure("parse_error", "not parseable as HTML")
+    # libxml2 stops parsing at 256 levels of nesting (without XML_PARSE_HUGE, which would let
+    # trafilatura's recursive passes run into Python's recursion limit): what follows is lost.
+    truncated = any("Excessive depth" in entry.message for entry in HTML_PARSER.error_log)
+    meta = page_metadata(tree, url)
+    etree.strip_elements(tree, *PRESTRIPPED, with_tail=False)  # tails are text of the parent
+    result = trafilatura.bare_extraction(
+        tree,
+        url=url,
+        favor_precision=options.favor_precision,
+        fast=options.fast,
+        include_tables=options.include_tables,
+        include_comments=False,
+        include_formatting=True,
+        with_metadata=False,  # read by page_metadata above, without trafilatura's copies
+    )
+    if result is None or not (result.text or "").strip():
+        if truncated:
+            raise ExtractFailure("parse_error", "nested deeper than 256 levels: libxml2 stopped parsing there")
+        raise ExtractFailure("no_text")
+    raw = RawExtraction(
+        text=_TRAILING_SPACE.sub("", result.text).strip(),
+        title=meta.title,
+        author=meta.author,
+        date=meta.date,
+        sitename=meta.sitename,
+        html_lang=_html_lang(tree),
+        canonical_url=meta.canonical_url,
+        flags=["parse_truncated.depth"] if truncated else [],
+    )
+    plain, raw.blocks = _render_blocks(result.body)
+    body = tree.find("body")
+    lay = layout(body if body is not None else tree, plain)
+    starts = lay.starts
+    for offset, img in content_images(lay):
+        after = -1
+        for i, start in enumerate(starts):
+            if start is not None and start < offset:  # an image right at a block's start goes before it
+                after = i
+        source = image_source(img, url)
+        alt = clean_alt(img)
+        skip = skip_reason(img, source, alt, raw.sitename) if options.images_allowed else "noimageai"
+        raw.images.append(RawImage(source.url, alt, caption_of(img), source.width, source.height, skip, after))
+    return raw

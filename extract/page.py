@@ -1,0 +1,248 @@
+"""``extract_page``: one HTML page -> (Document, [ImageTextPair], InterleavedDoc), for notebooks and the step.
+
+    doc, pairs, interleaved = extract_page(html, "https://example.org/a")
+
+The same function runs in the pipeline (extract/step.py passes the ``Page``, whose identity and policy
+fields the records copy). Without a ``Page``, the id is ``pipelines.readers.stable_id(url)`` and the
+source is the URL. ``bytes`` are decoded as the WARC reader decodes them (BOM, Content-Type charset,
+``<meta>``, UTF-8, detection: pipelines/readers/charset.py).
+
+A page that gives no records raises ``pipelines.step.Drop`` with one of these reasons:
+``no_html``, ``too_large`` (over ``max_html_bytes`` UTF-8 bytes; detail: the size), ``timeout`` (over
+``time_limit_s``; the worker is killed and restarted), ``parse_error`` (not parseable, or the parser or
+extractor failed on it: too deep, recursion, a crashed worker), ``no_text``, ``too_short``.
+
+Size cap: 10 MB by default, half of trafilatura's own ``MAX_FILE_SIZE`` (20,000,000 bytes, settings.cfg,
+which it applies to downloads and decompression, not to HTML handed to it). Pages over 10 MB are
+nearly always data dumps or inlined media, and the parse alone would take seconds.
+Time limit: 20 s by default, about 1,000 times the median page (about 20 ms) and short enough that
+a stuck page costs a batch little; ``time_limit_s=None`` runs in this process with no limit.
+
+Settings (bench/extract_bench.py on ../shared/data/extraction_bench, 60 pages; plain
+``trafilatura.extract``: F1 0.971105): the default ``favor_precision=True`` gives F1 0.976529 at about
+0.8x plain trafilatura's docs/s (trafilatura's precision mode alone costs most of plain's whole run);
+the speed setting ``favor_precision=False, fast=True`` gives F1 0.971063 (0.00004 below plain: higher
+precision, lower recall) at about 1.0-1.1x. The issue's targets are F1 >= plain and >= 0.9x speed:
+the default meets the first, the speed setting the second. The last run is in
+bench/results/extract_bench.json.
+
+Images (extract/images.py, extract/locate.py): each content image gives at most one pair (repeats of
+the same URL on a page are skipped as ``duplicate``); images skipped as ``tracking_pixel``, ``spacer``,
+``icon``, ``data_uri`` or ``no_src`` also stay out of the interleaved document, while ``no_alt``
+images stay in it (an interleaved document needs the image, not its alt). Every skip is counted in
+``Extraction.skipped_images`` and as one ``image_skipped.<reason>`` flag per image on the Document.
+On a ``noimageai`` page (``Page.images_allowed is False``) no image is emitted anywhere and each
+content image is flagged ``image_skipped.noimageai`` (once per image, so the metric counts images).
+
+A page nested deeper than libxml2's 256 levels is parsed up to that depth: with text before it, the
+Document carries the flag ``parse_truncated.depth``; without, it is dropped as ``parse_error``.
+
+An image-less page still gets an InterleavedDoc (text segments only): the lane then holds one row per
+document, and filters (filters/image_alt.py, ``min_images``) decide what an interleaved corpus needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from extract.core import ExtractFailure, ExtractOptions, RawExtraction, extract_raw
+from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, shared_worker
+from pipelines.readers import stable_id
+from pipelines.readers.charset import decode_html
+from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment
+from pipelines.step import Drop
+
+DEFAULT_MAX_HTML_BYTES = 10_000_000
+DEFAULT_TIME_LIMIT_S = 20.0
+CONTEXT_CHARS = 150  # per side: up to 150 characters of the text block before and of the one after
+WORKER_TARGET = "extract.core:extract_raw"
+# exceptions from the parser/extractor that mean "this page cannot be processed", not a bug of ours
+_PARSE_FAILURES = frozenset({"RecursionError", "MemoryError", "XMLSyntaxError", "ParserError", "ParseError",
+                             "UnicodeDecodeError", "UnicodeEncodeError"})
+# skipped images that still appear in the interleaved document
+_INTERLEAVED_SKIPS = frozenset({None, "no_alt"})
+
+
+class Extraction:
+    """The three outputs of one page; unpacks as ``(document, image_pairs, interleaved)``."""
+
+    def __init__(self, document: Document, image_pairs: list[ImageTextPair], interleaved: InterleavedDoc,
+                 skipped_images: dict[str, int]) -> None:
+        self.document = document
+        self.image_pairs = image_pairs
+        self.interleaved = interleaved
+        self.skipped_images = skipped_images
+
+    @property
+    def flags(self) -> list[str]:
+        return self.document.extract_flags
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.document, self.image_pairs, self.interleaved))
+
+    def __repr__(self) -> str:
+        return (f"Extraction(id={self.document.id!r}, chars={len(self.document.text or '')}, "
+                f"pairs={len(self.image_pairs)}, segments={len(self.interleaved.segments)}, "
+                f"skipped_images={self.skipped_images})")
+
+
+def utf8_size(html: str, cap: int) -> int:
+    """UTF-8 size of ``html``, exact when it could exceed ``cap`` (cheap otherwise: <= 4 bytes a char)."""
+    if len(html) * 4 <= cap:
+        return len(html)  # a lower bound, and certainly under the cap
+    return len(html.encode("utf-8", "surrogatepass"))
+
+
+def run_extraction(html: str, url: str | None, options: ExtractOptions, time_limit_s: float | None) -> RawExtraction:
+    """``extract_raw`` in this process (no limit) or in the deadline worker; failures become ``Drop``."""
+    try:
+        if time_limit_s is None:
+            try:
+                return extract_raw(html, url, options)
+            except RecursionError as exc:
+                raise ExtractFailure("parse_error", f"RecursionError: {exc}"[:200]) from None
+        return shared_worker(WORKER_TARGET).call((html, url, options), time_limit_s)
+    except ExtractFailure as failure:
+        raise Drop(failure.reason, failure.detail) from None
+    except DeadlineExceeded:
+        raise Drop("timeout", f"over {time_limit_s:g}s") from None
+    except WorkerDied as exc:
+        raise Drop("parse_error", str(exc)) from None
+    except RemoteError as exc:
+        if exc.exc_type in _PARSE_FAILURES:
+            raise Drop("parse_error", str(exc)[:200]) from None
+        raise RuntimeError(f"extraction failed in the worker: {exc}\n{exc.trace}") from None
+
+
+def _identity(page: Page | None, url: str | None) -> dict[str, Any]:
+    if page is not None:
+        return dict(id=page.id, url=page.url, source=page.source, fetched_at=page.fetched_at,
+                    training_allowed=page.training_allowed, policy_signals=list(page.policy_signals or []))
+    if not url:
+        raise ValueError("extract_page needs a url (or a page) to identify its records")
+    return dict(id=stable_id(url), url=url, source=url, fetched_at=None, training_allowed=None, policy_signals=[])
+
+
+def pair_id(doc_id: str, image_url: str) -> str:
+    """Stable: the page id plus a 12-hex-digit BLAKE2b of the image URL."""
+    digest = hashlib.blake2b(image_url.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    return f"{doc_id}/img/{digest}"
+
+
+def _clip_end(text: str, limit: int) -> str:
+    """The last ``limit`` characters of ``text``, starting at a word boundary."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    space = cut.find(" ")
+    return cut[space + 1:] if 0 <= space < limit // 2 else cut
+
+
+def _clip_start(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return cut[:space] if space > limit // 2 else cut
+
+
+def context_around(blocks: list[str], after_block: int) -> str | None:
+    """The end of the text block before the image and the start of the one after it."""
+    before = blocks[after_block] if 0 <= after_block < len(blocks) else ""
+    following = blocks[after_block + 1] if after_block + 1 < len(blocks) else ""
+    parts = [_clip_end(" ".join(before.split()), CONTEXT_CHARS),
+             _clip_start(" ".join(following.split()), CONTEXT_CHARS)]
+    text = " … ".join(p for p in parts if p)
+    return text or None
+
+
+def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
+    """Records with identity from the worker's plain result (images deduplicated, skips counted)."""
+    skipped: Counter[str] = Counter()
+    pairs: list[ImageTextPair] = []
+    segments = [Segment(kind="text", text=block) for block in raw.blocks]
+    placed: list[list[Segment]] = [[] for _ in range(len(raw.blocks) + 1)]  # images after block i-1
+    seen: set[str] = set()
+    for image in raw.images:
+        skip = image.skip
+        if skip not in ("noimageai", "data_uri", "no_src") and image.url in seen:
+            skip = "duplicate"
+        if skip in _INTERLEAVED_SKIPS and image.url is not None:
+            seen.add(image.url)
+            placed[image.after_block + 1].append(Segment(kind="image", image_url=image.url, alt=image.alt))
+        if skip is not None:
+            skipped[skip] += 1
+            continue
+        assert image.url is not None
+        pairs.append(ImageTextPair(
+            **{**ident, "id": pair_id(ident["id"], image.url), "policy_signals": list(ident["policy_signals"])},
+            doc_id=ident["id"],
+            image_url=image.url,
+            alt=image.alt,
+            caption=image.caption,
+            context=context_around(raw.blocks, image.after_block),
+            width=image.width,
+            height=image.height,
+        ))
+    ordered: list[Segment] = list(placed[0])
+    for i, segment in enumerate(segments):
+        ordered.append(segment)
+        ordered.extend(placed[i + 1])
+    flags = [*raw.flags, *(f"image_skipped.{reason}" for reason in sorted(skipped) for _ in range(skipped[reason]))]
+    document = Document(
+        **ident,
+        text=raw.text,
+        title=raw.title,
+        author=raw.author,
+        date=raw.date,
+        sitename=raw.sitename,
+        html_lang=raw.html_lang,
+        canonical_url=raw.canonical_url,
+        extracted_by="trafilatura",
+        extract_flags=flags,
+    )
+    interleaved = InterleavedDoc(**{**ident, "policy_signals": list(ident["policy_signals"])},
+                                 title=raw.title, segments=ordered)
+    return Extraction(document, pairs, interleaved, dict(skipped))
+
+
+def extract_page(
+    html: str | bytes | None,
+    url: str | None,
+    *,
+    page: Page | None = None,
+    favor_precision: bool = True,
+    fast: bool = False,
+    include_tables: bool = True,
+    min_chars: int = 1,
+    max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
+    time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
+    images_allowed: bool | None = None,
+    content_type: str | None = None,
+) -> Extraction:
+    """Extract one page; raises ``pipelines.step.Drop`` when it yields nothing (module docstring).
+
+    ``images_allowed`` defaults to the page's (False on noimageai), else True. ``favor_precision=False,
+    fast=True`` is the speed setting (module docstring).
+    """
+    ident = _identity(page, url)
+    if html is None or not html.strip():
+        raise Drop("no_html")
+    if isinstance(html, bytes):
+        if len(html) > max_html_bytes:
+            raise Drop("too_large", f"{len(html)} bytes")
+        html = decode_html(html, content_type).text
+    size = utf8_size(html, max_html_bytes)
+    if size > max_html_bytes:
+        raise Drop("too_large", f"{size} bytes")
+    if images_allowed is None:
+        images_allowed = page is None or page.images_allowed is not False
+    options = ExtractOptions(favor_precision=favor_precision, fast=fast, include_tables=include_tables,
+                             images_allowed=images_allowed)
+    raw = run_extraction(html, url if url is not None else ident["url"], options, time_limit_s)
+    if len(raw.text) < min_chars:
+        raise Drop("too_short", str(len(raw.text)))
+    return build_records(raw, ident)

@@ -1,0 +1,224 @@
+"""``ExtractPage``: Page -> Document + ImageTextPairs + InterleavedDoc, from one parse per page.
+
+Outputs are chosen by name: ``outputs: [text, image_text, interleaved]`` (any non-empty subset, no
+repeats), written to out/text, out/image_text and out/interleaved. The step declares
+``output_kinds`` in that order, "document" first when present.
+
+Drops (``extract.<reason>``, see extract/page.py): ``no_html``, ``too_large``, ``timeout``,
+``parse_error``, ``no_text``, ``too_short``. A dropped page yields nothing in any lane: a page
+without main text has no pairs and no interleaved document either. The framework writes its
+tombstone into the first output kind, so with ``text`` switched off the drops are counted in
+out/image_text (or out/interleaved), as thin rows with the page's identity and ``dropped_by``.
+
+Speed setting: ``favor_precision: false`` with ``fast: true`` (trafilatura's balanced mode without its
+readability/jusText comparison; F1 and docs/s against the default in bench/results/extract_bench.json).
+
+LLM-assisted extraction (``llm: {...}``, extract/llm.py; the shorthands ``llm: local`` and
+``llm: http://host:port/v1`` mean ``{endpoint: local}`` and ``{endpoint: <url>}``): the step builds
+``LLMExtractor(**llm)`` at construction (config errors surface at load time), delegates
+``open_services()`` (the driver starts a local llama.cpp server around the run) and calls its
+``setup()`` in ``setup()``. ``process_batch``
+runs the rule-based extraction for every page, asks ``plan(url, chars)`` for each page that has a
+text or was dropped as ``no_text`` (the fallback route may rescue it; ``min_chars`` is applied after the LLM),
+runs all jobs of the batch in one ``run()``, and applies the outcomes: a non-None ``text`` replaces
+the document text (``extracted_by="llm_select"``), ``structured`` becomes ``Document.structured``
+(JSON), flags are appended to ``extract_flags``. A failed LLM call leaves the trafilatura result.
+A page rescued from ``no_text`` has no images and an interleaved document of its paragraphs.
+
+Without ``llm`` the step needs no per-process set-up, so Ray runs it as plain tasks; the extraction
+worker process (extract/deadline.py) is per Ray worker process either way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from extract.page import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, Extraction, extract_page
+from pipelines.records import Document, InterleavedDoc, Page, Segment
+from pipelines.step import Drop, Step
+
+OUTPUT_KINDS = {"text": "document", "image_text": "image_text", "interleaved": "interleaved"}
+
+
+def llm_config(llm: Any) -> dict | None:
+    """``llm`` as LLMExtractor arguments: a mapping as given, ``"local"`` or an http(s) URL as its endpoint."""
+    if llm is None or isinstance(llm, dict):
+        return llm
+    if isinstance(llm, str):
+        value = llm.strip()
+        if value == "local" or value.lower().startswith(("http://", "https://")):
+            return {"endpoint": value}
+    raise ValueError(f"llm must be a mapping of LLMExtractor arguments, \"local\" or an http(s) endpoint URL, "
+                     f"got {llm!r}")
+
+
+def _check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be a bool, got {value!r}")
+
+
+class ExtractPage(Step):
+    """Main text, image/alt pairs and interleaved documents from each page (module docstring)."""
+
+    input_kind = "page"
+    output_kind = "document"
+    default_name = "extract"
+
+    def __init__(
+        self,
+        outputs: list[str] | None = None,
+        favor_precision: bool = True,
+        fast: bool = False,
+        include_tables: bool = True,
+        min_chars: int = 1,
+        max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
+        time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
+        llm: dict | str | None = None,
+    ) -> None:
+        outputs = ["text", "image_text", "interleaved"] if outputs is None else outputs
+        if not isinstance(outputs, list | tuple) or not outputs:
+            raise ValueError(f"outputs must be a non-empty list of {list(OUTPUT_KINDS)}, got {outputs!r}")
+        unknown = [o for o in outputs if o not in OUTPUT_KINDS]
+        if unknown:
+            raise ValueError(f"outputs: unknown output(s) {unknown}; known: {list(OUTPUT_KINDS)}")
+        if len(set(outputs)) != len(outputs):
+            raise ValueError(f"outputs: each output may appear once, got {outputs!r}")
+        _check_bool("favor_precision", favor_precision)
+        _check_bool("fast", fast)
+        _check_bool("include_tables", include_tables)
+        if isinstance(min_chars, bool) or not isinstance(min_chars, int) or min_chars < 0:
+            raise ValueError(f"min_chars must be a non-negative int, got {min_chars!r}")
+        if isinstance(max_html_bytes, bool) or not isinstance(max_html_bytes, int) or max_html_bytes <= 0:
+            raise ValueError(f"max_html_bytes must be a positive int, got {max_html_bytes!r}")
+        if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
+                                         or not time_limit_s > 0):
+            raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")
+        llm = llm_config(llm)
+        # "document" first when present, the rest in a fixed order: tombstones go to the first kind
+        self.outputs = [o for o in OUTPUT_KINDS if o in outputs]
+        self.output_kinds = tuple(OUTPUT_KINDS[o] for o in self.outputs)
+        self.output_kind = self.output_kinds[0]
+        self.favor_precision = favor_precision
+        self.fast = fast
+        self.include_tables = include_tables
+        self.min_chars = min_chars
+        self.max_html_bytes = max_html_bytes
+        self.time_limit_s = float(time_limit_s) if time_limit_s is not None else None
+        self.llm = llm
+        self.llm_extractor: Any = None
+        if llm is not None:
+            from extract.llm import LLMExtractor  # the LLM client stack is only imported when configured
+
+            try:
+                self.llm_extractor = LLMExtractor(**llm)
+            except TypeError as exc:
+                raise ValueError(f"llm: {exc}") from None
+
+    @property
+    def needs_actor(self) -> bool:
+        # setup() only matters for the LLM client; without it, plain Ray tasks suffice
+        return self.llm_extractor is not None
+
+    def open_services(self) -> contextlib.AbstractContextManager[None]:
+        """In the driver, around a run: starts the local LLM server when one is configured."""
+        if self.llm_extractor is None:
+            return contextlib.nullcontext()
+        return self.llm_extractor.open_services()
+
+    def setup(self) -> None:
+        if self.llm_extractor is not None:
+            self.llm_extractor.setup()
+
+    # -- extraction ----------------------------------------------------------------------
+    def _extract(self, page: Page, min_chars: int) -> Extraction:
+        return extract_page(page.html, page.url, page=page, favor_precision=self.favor_precision, fast=self.fast,
+                            include_tables=self.include_tables, min_chars=min_chars,
+                            max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
+
+    def _records(self, extraction: Extraction) -> list[Any]:
+        out: list[Any] = []
+        if "document" in self.output_kinds:
+            out.append(extraction.document)
+        if "image_text" in self.output_kinds:
+            out.extend(extraction.image_pairs)
+        if "interleaved" in self.output_kinds:
+            out.append(extraction.interleaved)
+        return out
+
+    def process(self, page: Page) -> list[Any]:
+        return self._records(self._extract(page, self.min_chars))
+
+    def process_batch(self, records: list[Page]) -> list[Any]:
+        if self.llm_extractor is None:
+            return super().process_batch(records)
+        # With an LLM, too-short pages are kept until the LLM has had its say (the fallback route).
+        results: list[Extraction | Drop] = []
+        for page in records:
+            try:
+                results.append(self._extract(page, 0))
+            except Drop as drop:
+                results.append(drop)
+        self._apply_llm(records, results)
+        out: list[Any] = []
+        for result in results:
+            if isinstance(result, Drop):
+                out.append(result)
+                continue
+            text = result.document.text or ""
+            if len(text) < self.min_chars:
+                out.append(Drop("too_short", str(len(text))))
+                continue
+            out.append(self._records(result))
+        return out
+
+    def _apply_llm(self, pages: list[Page], results: list[Extraction | Drop]) -> None:
+        from extract.llm import LLMJob
+
+        llm = self.llm_extractor
+        jobs, where = [], []
+        for i, (page, result) in enumerate(zip(pages, results, strict=True)):
+            if isinstance(result, Drop):
+                if result.reason != "no_text":  # only an empty page is rescued; broken ones stay dropped
+                    continue
+                chars = 0
+            else:
+                chars = len(result.document.text or "")
+            if not page.html:
+                continue
+            plan = llm.plan(page.url, chars)
+            if plan is not None:
+                jobs.append(LLMJob(url=page.url, html=page.html, plan=plan))
+                where.append(i)
+        if not jobs:
+            return
+        outcomes = llm.run(jobs)
+        for i, outcome in zip(where, outcomes, strict=True):
+            result = results[i]
+            rescued = isinstance(result, Drop)
+            if rescued:
+                if not outcome.text:
+                    continue  # the drop stands; the LLM's flags have no document to go on
+                result = results[i] = _llm_only(pages[i])
+            assert isinstance(result, Extraction)
+            doc = result.document
+            if outcome.text is not None:
+                doc.text = outcome.text
+                doc.extracted_by = "llm_select"
+            if outcome.structured is not None:
+                doc.structured = json.dumps(outcome.structured, ensure_ascii=False, sort_keys=True)
+            doc.extract_flags.extend(outcome.flags)
+            if rescued:
+                # no trafilatura blocks to interleave: the LLM's paragraphs, text only
+                result.interleaved.segments = [Segment(kind="text", text=p.strip())
+                                               for p in doc.text.split("\n\n") if p.strip()]
+
+
+def _llm_only(page: Page) -> Extraction:
+    """An empty extraction for a page trafilatura found no text in, for the LLM's text to fill."""
+    ident: dict[str, Any] = dict(id=page.id, url=page.url, source=page.source, fetched_at=page.fetched_at,
+                                 training_allowed=page.training_allowed)
+    doc = Document(**ident, policy_signals=list(page.policy_signals or []), text="")
+    interleaved = InterleavedDoc(**ident, policy_signals=list(page.policy_signals or []))
+    return Extraction(doc, [], interleaved, {})

@@ -1,0 +1,264 @@
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from extract import Extraction, extract_page
+from extract.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
+from extract.images import parse_srcset
+from extract.page import pair_id
+from pipelines.readers import stable_id
+from pipelines.records import Page
+from pipelines.step import Drop
+
+FIXTURES = Path(__file__).parent / "fixtures"
+URL = "https://river.example/nature/otters?ref=home"
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def otters() -> Extraction:
+    return extract_page(fixture("article_images.html"), URL, time_limit_s=None)
+
+
+def test_unpacks_into_three_outputs_sharing_the_page_id(otters: Extraction) -> None:
+    doc, pairs, interleaved = otters
+    assert doc.id == stable_id(URL) == interleaved.id
+    assert doc.source == URL and doc.url == URL
+    assert all(p.doc_id == doc.id and p.url == URL for p in pairs)
+    assert otters.flags is doc.extract_flags
+
+
+def test_document_text_and_metadata(otters: Extraction) -> None:
+    doc = otters.document
+    lines = doc.text.splitlines()
+    assert lines[0] == "# Otters return to the river"
+    assert "## How the survey worked" in lines
+    assert "- Twelve camera traps at river bends" in lines
+    assert "- Water level logged at every visit" in lines
+    # boilerplate, captions and sidebars stay out of the text
+    for absent in ("Most read", "Holiday cottages", "Copyright", "camera trap near the old mill", "Home"):
+        assert absent not in doc.text
+    assert (doc.title, doc.author, doc.date, doc.sitename) == (
+        "Otters return to the river", "Maria Keller", "2024-05-14", "Riverside Journal")
+    assert doc.html_lang == "en-GB"
+    assert doc.canonical_url == "https://river.example/nature/otters-return"
+    assert doc.extracted_by == "trafilatura"
+
+
+def test_image_pairs_with_srcset_lazy_picture_and_captions(otters: Extraction) -> None:
+    pairs = otters.image_pairs
+    assert [p.image_url for p in pairs] == [
+        "https://river.example/img/otter-1280.jpg",  # largest srcset w candidate
+        "https://river.example/img/trap-setup.jpg",  # data-src over the grey placeholder src
+        "https://river.example/img/weir-2x.webp",  # <picture><source srcset> highest density
+    ]
+    lead, lazy, weir = pairs
+    assert lead.alt == "An otter on a mossy stone at dusk"
+    assert lead.caption == "An otter photographed by a camera trap near the old mill."
+    assert (lead.width, lead.height) == (1280, 854)  # srcset width; the declared 640x427 scaled
+    assert lazy.caption is None and (lazy.width, lazy.height) == (None, None)
+    assert weir.alt == "The weir below the old mill in winter"
+    assert lead.id == pair_id(lead.doc_id, lead.image_url) == f"{lead.doc_id}/img/{lead.id.rsplit('/', 1)[1]}"
+    assert len({p.id for p in pairs}) == 3
+    # context: the end of the block before and the start of the block after, bounded
+    assert "spring floods. … The footage shows" in lead.context
+    assert len(lead.context) <= 2 * 150 + 3
+    assert "could be matched to the conditions. … - Twelve camera traps at river bends" in lazy.context
+
+
+def test_skipped_images_are_counted_by_reason(otters: Extraction) -> None:
+    assert otters.skipped_images == {
+        "spacer": 1,  # spacer.gif
+        "tracking_pixel": 1,  # 1x1 pixel.gif
+        "icon": 2,  # emoji class, sprite container
+        "data_uri": 1,
+        "duplicate": 1,  # the lead image repeated
+        "no_alt": 2,  # alt that is a file name, missing alt
+    }
+    flags = otters.document.extract_flags
+    assert flags.count("image_skipped.icon") == 2 and flags.count("image_skipped.no_alt") == 2
+    assert len(flags) == 8
+    urls = {p.image_url for p in otters.image_pairs}
+    # sidebar, footer and header images are not content images at all (not even counted)
+    assert not any(word in u for u in urls for word in ("ad-banner", "footer-badge", "riverside-logo"))
+
+
+def test_interleaved_keeps_reading_order(otters: Extraction) -> None:
+    segs = otters.interleaved.segments
+    kinds = [(s.kind, (s.text or s.image_url or "")[:30]) for s in segs]
+    assert kinds == [
+        ("text", "# Otters return to the river"),
+        ("text", "After three decades of absence"),
+        ("image", "https://river.example/img/otte"),
+        ("text", "The footage shows at least two"),
+        ("text", "## How the survey worked"),
+        ("text", "Each trap was fixed to a tree "),
+        ("image", "https://river.example/img/trap"),
+        ("text", "- Twelve camera traps at river"),
+        ("image", "https://river.example/img/weir"),
+        ("text", "Otters had disappeared from th"),
+        ("image", "https://river.example/img/DSC0"),  # no_alt images stay in the interleaved doc
+        ("image", "https://river.example/img/bank"),
+        ("text", "The survey will continue next "),
+    ]
+    assert segs[2].alt == "An otter on a mossy stone at dusk"
+    assert segs[11].alt is None
+    assert otters.interleaved.title == "Otters return to the river"
+
+
+def test_table_as_markdown_with_escaped_pipes() -> None:
+    doc, pairs, interleaved = extract_page(fixture("tables.html"), "https://tides.example/t", time_limit_s=None)
+    table = "\n".join([
+        "| Day | High water | Note |",
+        "|---|---|---|",
+        "| Monday | 4.2 m | spring \\| bar closed |",
+        "| Tuesday | 3.9 m | neap |",
+    ])
+    assert table in doc.text
+    assert pairs == []
+    # an image-less page still has an interleaved document, text only; the table is one segment
+    assert [s.kind for s in interleaved.segments] == ["text"] * 4
+    assert interleaved.segments[2].text == table
+
+
+def test_include_tables_false() -> None:
+    doc = extract_page(fixture("tables.html"), "https://tides.example/t", include_tables=False,
+                       time_limit_s=None).document
+    assert "Tuesday" not in doc.text and "chart datum" in doc.text
+
+
+@pytest.mark.parametrize(("name", "title", "phrase", "lang"), [
+    ("volga_cp1251.html", "Весенний ледоход на Волге", "ледоход на Волге начался на две недели раньше", "ru"),
+    ("kyoto_shift_jis.html", "京都の紅葉だより", "東福寺や永観堂では例年より少し早く紅葉が見ごろ", "ja"),
+])
+def test_non_utf8_bytes_are_decoded(name: str, title: str, phrase: str, lang: str) -> None:
+    raw = (FIXTURES / name).read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")
+    doc = extract_page(raw, f"https://x.example/{name}", time_limit_s=None).document
+    assert doc.title == title
+    assert phrase in doc.text
+    assert doc.html_lang == lang
+
+
+def test_page_identity_and_noimageai() -> None:
+    fetched = datetime(2025, 1, 2, 3, 4, tzinfo=UTC)
+    page = Page(id="pg1", url=URL, source="crawl.warc.gz:77", fetched_at=fetched, training_allowed=True,
+                policy_signals=["robots:allow", "noimageai"], html=fixture("article_images.html"),
+                images_allowed=False)
+    doc, pairs, interleaved = ext = extract_page(page.html, page.url, page=page, time_limit_s=None)
+    assert (doc.id, doc.source, doc.fetched_at, doc.training_allowed) == ("pg1", "crawl.warc.gz:77", fetched, True)
+    assert doc.policy_signals == ["robots:allow", "noimageai"] and doc.policy_signals is not page.policy_signals
+    assert interleaved.id == "pg1" and interleaved.source == "crawl.warc.gz:77"
+    assert pairs == []
+    assert all(s.kind == "text" for s in interleaved.segments)
+    # one flag per content image that was withheld (11 content images on the fixture page)
+    assert ext.skipped_images == {"noimageai": 11}
+    assert doc.extract_flags == ["image_skipped.noimageai"] * 11
+
+
+def test_drops() -> None:
+    with pytest.raises(Drop) as info:
+        extract_page("   ", URL, time_limit_s=None)
+    assert info.value.reason == "no_html"
+    with pytest.raises(Drop) as info:
+        extract_page("<html><head><title>x</title></head><body><div></div></body></html>", URL, time_limit_s=None)
+    assert info.value.reason == "no_text"
+    full = extract_page(fixture("tables.html"), URL, time_limit_s=None).document.text
+    with pytest.raises(Drop) as info:
+        extract_page(fixture("tables.html"), URL, min_chars=len(full) + 1, time_limit_s=None)
+    assert (info.value.reason, info.value.detail) == ("too_short", str(len(full)))
+
+
+def test_too_large_page_is_dropped_with_its_size() -> None:
+    body = "<p>" + "The tide came in over the flats again. " * 40 + "</p>\n"
+    html = "<html><body><article>" + body * (20_000_000 // len(body) + 1) + "</article></body></html>"
+    size = len(html.encode())
+    assert size > 20_000_000
+    start = time.perf_counter()
+    with pytest.raises(Drop) as info:
+        extract_page(html, URL)
+    assert (info.value.reason, info.value.detail) == ("too_large", f"{size} bytes")
+    with pytest.raises(Drop) as info:
+        extract_page(html.encode(), URL)
+    assert info.value.reason == "too_large"
+    assert time.perf_counter() - start < 5  # refused before parsing
+    # a raised cap lets a big page through
+    small = "<html><body><article>" + body * 3 + "</article></body></html>"
+    with pytest.raises(Drop):
+        extract_page(small, URL, max_html_bytes=1000, time_limit_s=None)
+    assert extract_page(small, URL, max_html_bytes=len(small), time_limit_s=None).document.text
+
+
+def test_deeply_nested_markup_is_a_counted_drop() -> None:
+    deep = ("<html><body>" + "<div>" * 12_000 + "<p>deep</p>" + "</div>" * 12_000
+            + "<article><p>" + "Shallow words of an article body. " * 20 + "</p></article></body></html>")
+    for limit in (None, 20.0):
+        with pytest.raises(Drop) as info:
+            extract_page(deep, URL, time_limit_s=limit)
+        assert info.value.reason == "parse_error"
+        assert "256" in info.value.detail
+    # deep nesting after the article: the text before it survives, flagged
+    partial = ("<html><body><article><h1>Title of the note</h1><p>" + "Shallow words of an article body. " * 20
+               + "</p></article>" + "<div>" * 12_000 + "x" + "</div>" * 12_000 + "</body></html>")
+    doc = extract_page(partial, URL, time_limit_s=None).document
+    assert "Shallow words" in doc.text and "parse_truncated.depth" in doc.extract_flags
+
+
+def test_timeout_drops_the_page_and_the_next_page_works() -> None:
+    big = "<html><body><article>" + "<p>Words of a long article about tides and otters.</p>" * 40_000 + \
+          "</article></body></html>"
+    with pytest.raises(Drop) as info:
+        extract_page(big, URL, time_limit_s=0.05)
+    assert info.value.reason == "timeout" and info.value.detail == "over 0.05s"
+    doc = extract_page(fixture("tables.html"), "https://tides.example/t", time_limit_s=20).document
+    assert "| Tuesday | 3.9 m | neap |" in doc.text
+
+
+def test_worker_path_gives_the_same_records_as_in_process() -> None:
+    a = extract_page(fixture("article_images.html"), URL, time_limit_s=None)
+    b = extract_page(fixture("article_images.html"), URL, time_limit_s=30)
+    assert a.document == b.document
+    assert a.image_pairs == b.image_pairs
+    assert a.interleaved == b.interleaved
+
+
+def test_deadline_worker_kills_overruns_survives_crashes_and_reports_errors() -> None:
+    worker = DeadlineWorker("time:sleep")
+    try:
+        assert worker.call((0,), 10) is None
+        with pytest.raises(DeadlineExceeded):
+            worker.call((30,), 0.3)
+        assert worker.call((0,), 10) is None  # a fresh child after the kill
+        assert worker.starts == 2
+        with pytest.raises(RemoteError) as info:
+            worker.call(("not a number",), 10)
+        assert info.value.exc_type == "TypeError"
+    finally:
+        worker.close()
+    crasher = DeadlineWorker("os:abort")
+    try:
+        with pytest.raises(WorkerDied):
+            crasher.call((), 10)
+    finally:
+        crasher.close()
+
+
+def test_parse_srcset() -> None:
+    assert parse_srcset("a.jpg 1x, b.jpg 2x") == [("a.jpg", 1.0, "x"), ("b.jpg", 2.0, "x")]
+    assert parse_srcset("https://cdn.example/w_800,h_600/p.jpg 800w, https://cdn.example/w_1600/p.jpg 1600w") == [
+        ("https://cdn.example/w_800,h_600/p.jpg", 800.0, "w"), ("https://cdn.example/w_1600/p.jpg", 1600.0, "w")]
+    assert parse_srcset("solo.jpg") == [("solo.jpg", 1.0, "x")]
+    assert parse_srcset("bad.jpg 12q, ok.jpg 3x") == [("ok.jpg", 3.0, "x")]
+
+
+def test_notebook_use_needs_a_url() -> None:
+    with pytest.raises(ValueError, match="url"):
+        extract_page(fixture("tables.html"), None, time_limit_s=None)
