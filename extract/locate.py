@@ -56,6 +56,20 @@ def _squash(text: str | None) -> str:
     return "".join(text.split()) if text else ""
 
 
+def _take_tail(el: etree._Element, parent: etree._Element, parts: list[str], starts: list[int],
+               owners: list[etree._Element], size: int) -> int:
+    """Append the whitespace-free tail of ``el`` (text of ``parent``) as a piece; the new stream size."""
+    tail = el.tail
+    if tail:
+        tail = "".join(tail.split())
+        if tail:
+            parts.append(tail)
+            starts.append(size)
+            owners.append(parent)
+            size += len(tail)
+    return size
+
+
 def stream_of(root: etree._Element) -> tuple[str, list[tuple[int, etree._Element]], list[int],
                                             list[etree._Element]]:
     """The whitespace-free text of ``root`` in document order, the offsets of its ``<img>``\\s, and the
@@ -65,38 +79,39 @@ def stream_of(root: etree._Element) -> tuple[str, list[tuple[int, etree._Element
     owners: list[etree._Element] = []
     size = 0
     images: list[tuple[int, etree._Element]] = []
-    skipping = 0
-    for event, el in etree.iterwalk(root, events=("start", "end")):
+    # One "start" event per element (the hot loop of the layout): an element's tail is taken when the walk
+    # next reaches something outside it (``open_``: the elements being walked, innermost last), and the
+    # ``_SKIP_TEXT`` subtrees are skipped whole: no Python iteration for their elements, nor end events.
+    open_: list[etree._Element] = []
+    walker = etree.iterwalk(root, events=("start",))
+    for _, el in walker:
         tag = el.tag
         if not isinstance(tag, str):
+            continue  # comments and processing instructions: no text of the page, nor their tails
+        if open_:
+            parent = el.getparent()
+            while open_[-1] is not parent:
+                size = _take_tail(open_.pop(), open_[-1], parts, starts, owners, size)
+        open_.append(el)
+        if tag in _SKIP_TEXT:
+            walker.skip_subtree()
+            # lazy-loading pages put the real <img> in <noscript>: keep the image, not the text (each
+            # <noscript> of the subtree adds its images, as when its elements were walked one by one)
+            for noscript in el.iter("noscript"):
+                images.extend((size, img) for img in noscript.iter("img"))
             continue
-        if event == "start":
-            if skipping or tag in _SKIP_TEXT:
-                skipping += 1
-                if tag == "noscript":
-                    # lazy-loading pages put the real <img> in <noscript>: keep the image, not the text
-                    images.extend((size, img) for img in el.iter("img"))
-                continue
-            if tag == "img":
-                images.append((size, el))
-            text = _squash(el.text)
+        if tag == "img":
+            images.append((size, el))
+        text = el.text
+        if text:
+            text = "".join(text.split())
             if text:
                 parts.append(text)
                 starts.append(size)
                 owners.append(el)
                 size += len(text)
-        else:
-            if skipping:
-                skipping -= 1
-                if skipping:
-                    continue
-            tail = _squash(el.tail)
-            parent = el.getparent()
-            if tail and el is not root and parent is not None:
-                parts.append(tail)
-                starts.append(size)
-                owners.append(parent)
-                size += len(tail)
+    while len(open_) > 1:  # the root's own tail is not part of it
+        size = _take_tail(open_.pop(), open_[-1], parts, starts, owners, size)
     return "".join(parts), images, starts, owners
 
 

@@ -63,6 +63,21 @@ def test_fallbacks_title_tag_byline_time_and_host() -> None:
     assert meta.sitename == "coast.example"
 
 
+@pytest.mark.parametrize(("markup", "author"), [
+    ('<a rel="author" href="/people/1">Ana Ruiz</a>', "Ana Ruiz"),
+    ('<span itemprop="author"><span itemprop="name">Ana Ruiz</span> (Lisbon)</span>', "Ana Ruiz"),
+    ('<div class="meta post-author-box">Ana Ruiz</div>', "Ana Ruiz"),
+    ('<div class="author">Ana Ruiz</div>', "Ana Ruiz"),
+    ('<div class="authors">Ana Ruiz</div>', None),  # "author" only as the whole class, as the XPath had it
+    ('<div id="story-byline-2">Ana Ruiz</div>', "Ana Ruiz"),
+    ('<a href="https://news.example/author/ana-ruiz">Ana Ruiz</a>', "Ana Ruiz"),
+    ('<div data-x="1">Ana Ruiz</div><a class="byline">admin</a><span class="author_name">Tom Lee</span>', "Tom Lee"),
+])
+def test_byline_markup_in_document_order_skipping_handles(markup: str, author: str | None) -> None:
+    meta = meta_of("<title>T</title>", f"<h1>H</h1>{markup}<p>Text of the page.</p>")
+    assert meta.author == author
+
+
 def test_single_h1_is_the_title_and_handles_are_not_authors() -> None:
     meta = meta_of('<title>Long page title - Site</title><meta name="author" content="admin">'
                    '<meta name="twitter:site" content="@coastnews">', "<h1>The headline</h1><p>Text.</p>")
