@@ -18,24 +18,25 @@ from pipelines.records import OUTPUT_DIRS
 READ_STEP = "read"
 
 
-def _lane_steps(steps: list[Any], origin: str, kind: str) -> set[str]:
-    """Names of the steps that rows of ``kind`` written for an input of kind ``origin`` passed through.
+def _lane_steps(steps: list[Any], origin: str, kind: str) -> tuple[set[str], str | None]:
+    """The steps that rows of ``kind`` written for an input of kind ``origin`` passed through, and the fan-out
+    step that made them (None: they are the input's own records).
 
     A lane follows the kinds from the input to the output. At a fan-out step (several output kinds) rows of the
     first output kind continue the input's lane (dropped inputs become tombstones of that kind); rows of the other
     kinds are born there, so only the steps after it count them.
     """
-    current, names = origin, {READ_STEP}
+    current, names, born_at = origin, {READ_STEP}, None
     for step in steps:
         if step.input_kind != current:
             continue
         kinds = step.produces_kinds
         if len(kinds) > 1 and kind in kinds[1:]:
-            names, current = set(), kind
+            names, current, born_at = set(), kind, step.name
             continue
         names.add(step.name)
         current = step.produces
-    return names
+    return names, born_at
 
 
 def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Callable[[str], str]) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
     errors: list[str] = []
     outputs: dict[str, dict[str, int]] = {}
     metrics: Counter[str] = Counter()
-    lanes: dict[tuple[str, str], set[str]] = {}
+    lanes: dict[tuple[str, str], tuple[set[str], str | None]] = {}
     for t in tallies:
         if t.get("metric"):
             metrics[t["metric"]] += t["rows"]
@@ -59,7 +60,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
         rows_by_lane[lane][t["dropped_by"]] += t["rows"]
         if lane not in lanes:
             lanes[lane] = _lane_steps(steps, *lane)
-        if READ_STEP in lanes[lane]:  # records read from the input, not rows a fan-out step made of them
+        if lanes[lane][1] is None:  # records read from the input, not rows a fan-out step made of them
             per_input[t["input"]]["records"] += t["rows"]
             per_input[t["input"]]["kept" if t["dropped_by"] is None else "dropped"] += t["rows"]
         if t["detail"]:
@@ -74,7 +75,7 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
         entering = 0
         dropped: Counter[str] = Counter()
         for lane, counts in rows_by_lane.items():
-            if name not in lanes[lane]:
+            if name not in lanes[lane][0]:
                 continue
             for reason, n in counts.items():
                 owner = reason.split(".", 1)[0] if reason else None
@@ -88,9 +89,8 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
             # What a fan-out step made: its first kind is the kept inputs; the others are rows born here.
             made = {OUTPUT_DIRS.get(step.produces, step.produces): entry["kept"]}
             for kind in step.produces_kinds[1:]:
-                made[OUTPUT_DIRS.get(kind, kind)] = sum(
-                    sum(c.values()) for (origin, k), c in rows_by_lane.items()
-                    if k == kind and step.input_kind in _kinds_before(steps, origin, step))
+                made[OUTPUT_DIRS.get(kind, kind)] = sum(sum(counts.values()) for lane, counts in rows_by_lane.items()
+                                                        if lane[1] == kind and lanes[lane][1] == name)
             entry["produced"] = made
         step_stats.append(entry)
     return {
@@ -100,17 +100,6 @@ def summarize(tallies: list[dict[str, Any]], steps: list[Any], kind_of_input: Ca
         "errors": sorted(errors),
         "metrics": dict(sorted(metrics.items())),
     }
-
-
-def _kinds_before(steps: list[Any], origin: str, fan_out: Any) -> set[str]:
-    """The kind that rows of an ``origin`` input have when they reach ``fan_out`` (a set: empty if never)."""
-    current = origin
-    for step in steps:
-        if step is fan_out:
-            return {current}
-        if step.input_kind == current:
-            current = step.produces
-    return set()
 
 
 def _dropped_before(owner: str | None, name: str, steps: list[Any]) -> bool:
