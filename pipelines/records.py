@@ -270,7 +270,7 @@ def bundle(tables: dict[str, pa.Table]) -> pa.Table:
 
 def unbundle(table: pa.Table, kind: str) -> pa.Table:
     """The ``kind`` table out of a bundle (an empty table of that kind if the bundle has none)."""
-    parts = [pa.ipc.open_stream(blob.as_py()).read_all()
+    parts = [pa.ipc.open_stream(blob.as_buffer()).read_all()  # the buffer, not a copy as Python bytes
              for k, blob in zip(table.column("kind"), table.column("table"), strict=True) if k.as_py() == kind]
     if not parts:
         return empty_table(kind)
