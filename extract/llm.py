@@ -38,7 +38,6 @@ import concurrent.futures
 import contextlib
 import copy
 import logging
-import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -63,6 +62,7 @@ from extract.llm_prompts import (
 )
 from extract.llm_schemas import BUNDLED, DROPPED, bundled_schema, check_schema, ground, normalize_for_grounding
 from extract.llm_server import DEFAULT_MODEL_ALIAS, DEFAULT_N_CTX, MAX_N_CTX, LocalLLMServer
+from filters.text import check_number
 
 # Re-exported: callers and tests import the prompts and token estimate from here.
 __all__ = [
@@ -168,20 +168,20 @@ class LLMExtractor:
             raise ValueError(f"llm model must be a non-empty string, got {model!r}")
         if endpoint != "local" and model is None:
             raise ValueError("llm model is required for an http(s) endpoint (the name the server serves it under)")
-        _check_int("fallback_min_chars", fallback_min_chars, 0)
-        _check_int("retries", retries, 0, 10)
-        _check_int("concurrency", concurrency, 1, 256)
-        _check_float("timeout_s", timeout_s, 0.001)
-        _check_int("n_ctx", opts["n_ctx"], 512, MAX_N_CTX)
+        check_number("llm fallback_min_chars", fallback_min_chars, 0, integer=True)
+        check_number("llm retries", retries, 0, 10, integer=True)
+        check_number("llm concurrency", concurrency, 1, 256, integer=True)
+        check_number("llm timeout_s", timeout_s, 0.001)
+        check_number("llm n_ctx", opts["n_ctx"], 512, MAX_N_CTX, integer=True)
         if opts["n_threads"] is not None:
-            _check_int("n_threads", opts["n_threads"], 1, 256)
+            check_number("llm n_threads", opts["n_threads"], 1, 256, integer=True)
         if opts["response_format"] not in RESPONSE_FORMATS:
             raise ValueError(f"response_format must be one of {RESPONSE_FORMATS}, got {opts['response_format']!r}")
-        _check_float("backoff_s", opts["backoff_s"], 0.0)
-        _check_float("start_timeout_s", opts["start_timeout_s"], 1.0)
-        _check_float("temperature", opts["temperature"], 0.0)
-        _check_int("preview_chars", opts["preview_chars"], 20, 4000)
-        _check_int("max_block_chars", opts["max_block_chars"], 100, 100_000)
+        check_number("llm backoff_s", opts["backoff_s"], 0.0)
+        check_number("llm start_timeout_s", opts["start_timeout_s"], 1.0)
+        check_number("llm temperature", opts["temperature"], 0.0)
+        check_number("llm preview_chars", opts["preview_chars"], 20, 4000, integer=True)
+        check_number("llm max_block_chars", opts["max_block_chars"], 100, 100_000, integer=True)
         if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir):
             raise ValueError(f"cache_dir must be a path string or None, got {cache_dir!r}")
         for name in ("api_key_env", "model_path"):
@@ -449,12 +449,3 @@ def _base(endpoint: str) -> str:
     return base[: -len("/v1")] if base.endswith("/v1") else base
 
 
-def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        bound = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-        raise ValueError(f"llm {name} must be an int {bound}, got {value!r}")
-
-
-def _check_float(name: str, value: Any, lo: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < lo:
-        raise ValueError(f"llm {name} must be a number >= {lo}, got {value!r}")

@@ -38,6 +38,7 @@ import json
 from typing import Any
 
 from extract.page import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, Extraction, extract_page
+from filters.text import check_number
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
 
@@ -90,10 +91,8 @@ class ExtractPage(Step):
         _check_bool("favor_precision", favor_precision)
         _check_bool("fast", fast)
         _check_bool("include_tables", include_tables)
-        if isinstance(min_chars, bool) or not isinstance(min_chars, int) or min_chars < 0:
-            raise ValueError(f"min_chars must be a non-negative int, got {min_chars!r}")
-        if isinstance(max_html_bytes, bool) or not isinstance(max_html_bytes, int) or max_html_bytes <= 0:
-            raise ValueError(f"max_html_bytes must be a positive int, got {max_html_bytes!r}")
+        check_number("min_chars", min_chars, 0, integer=True)
+        check_number("max_html_bytes", max_html_bytes, 1, integer=True)
         if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
                                          or not time_limit_s > 0):
             raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")

@@ -16,6 +16,7 @@ space-separated words (mean word length, English stop words) are skipped for it.
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from collections import Counter
@@ -181,7 +182,7 @@ def check_kind(kind: Any, allowed: tuple[str, ...]) -> str:
 def check_number(name: str, value: Any, low: float | None = None, high: float | None = None,
                  integer: bool = False) -> float:
     """Validate a numeric step argument at construction (config load), naming it in the error."""
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
     if ok and integer:
         ok = isinstance(value, int)
     if not ok or (low is not None and value < low) or (high is not None and value > high):
