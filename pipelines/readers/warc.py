@@ -7,19 +7,13 @@ records is reported as ``read.corrupt_input``: records cannot be addressed by of
 
 What each record becomes (WARC 1.1 §6 names the record types):
 
-- ``response`` with HTTP status 200 and an HTML media type (``text/html``,
-  ``application/xhtml+xml``; sniffed per WHATWG MIME Sniffing §7.1 when the type is missing or
-  ``unknown/unknown``) -> a Page; ``source`` is ``<file name>@<record offset>`` (the compressed
-  offset for ``.warc.gz``, as in CDX indexes), ``id`` a hash of WARC-Record-ID.
-- other ``response`` records -> tombstones: ``read.redirect`` (3xx), ``read.http_status`` (any
-  other non-200; the detail is the code), ``read.non_html`` (the detail is the media type),
-  ``read.content_encoding`` (an HTTP Content-Encoding warcio cannot undo, so the bytes are not HTML).
-- ``revisit`` (§6.7): the original response in the same file is found by WARC-Refers-To (its
-  record id), WARC-Refers-To-Target-URI + WARC-Refers-To-Date, or WARC-Payload-Digest, and its
-  payload is re-read at its offset (only offsets are kept in memory, never HTML). The result is a
-  Page with the revisit's own id, URL and date. The revisit's HTTP headers decide status and type
-  when it has them, except a ``304 Not Modified`` (the server-not-modified profile, §6.7.3), which
-  defers to the original's. No original -> ``read.revisit_unresolved``.
+- ``response`` with HTTP status 200 and an HTML media type -> a Page; ``source`` is
+  ``<file name>@<record offset>`` (the compressed offset for ``.warc.gz``, as in CDX indexes), ``id``
+  a hash of WARC-Record-ID.
+- other ``response`` records -> tombstones; which reason, and what counts as HTML, is
+  ``pipelines.readers.warc_http``'s job.
+- ``revisit`` (§6.7): the original response in the same file is re-read and judged the same way
+  (``pipelines.readers.warc_revisits``); no original -> ``read.revisit_unresolved``.
 - ``metadata`` records written by winnow's crawler (``application/warc-fields`` with
   ``winnow-*`` fields, ``WARC-Concurrent-To`` the response) carry the crawl-time policy verdict:
   ``training_allowed``, ``images_allowed`` and ``policy_signals`` are set on that response's Page.
@@ -45,184 +39,39 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
-from warcio.bufferedreaders import BufferedReader
 from warcio.limitreader import LimitReader
 
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
+from pipelines.readers.warc_http import (  # noqa: F401 - looks_like_html re-exported for callers and tests
+    HTML_TYPES,
+    SNIFF_BYTES,
+    _Http,
+    _http,
+    _short,
+    _status_verdict,
+    _type_verdict,
+    looks_like_html,
+)
+from pipelines.readers.warc_revisits import (
+    _Originals,
+    _refers_to,
+    parse_warc_date,
+)
 from pipelines.records import Page
 
 log = logging.getLogger(__name__)
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-# WHATWG MIME Sniffing §7.1: these supplied types (and none at all) mean "unknown", so sniff.
-SNIFF_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
-# WHATWG MIME Sniffing §5.2: a resource header is at most 1445 bytes.
-SNIFF_BYTES = 1445
-# WHATWG MIME Sniffing §7.1 "identifying a resource with an unknown MIME type", HTML rows: the
-# pattern must be followed by a tag-terminating byte (space or ">"), after leading whitespace.
-_HTML_OPENERS = tuple(
-    t.encode()
-    for t in ("<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div", "<font",
-              "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--")
-)
-_IDENTITY_ENCODINGS = frozenset({"", "identity", "none"})
 _DRAIN = 1 << 16
-_DETAIL_MAX = 200
 METADATA_MAX_BYTES = 1 << 20
 RENDERED_HEADER = "WARC-Winnow-Rendered"  # crawler/warc_writer.py marks its conversion records with it
 
 
 class _Damage(Exception):
     """The file is damaged at the current record."""
-
-
-@dataclass
-class _Http:
-    """The parts of an HTTP response header block that decide whether a capture is a page."""
-
-    status: int | None
-    content_type: str | None  # the header value, charset parameter included
-    media_type: str  # lower-cased essence, "" when absent
-    location: str | None
-    encoding: str  # lower-cased Content-Encoding, "" when absent
-
-
-def looks_like_html(head: bytes) -> bool:
-    """WHATWG MIME Sniffing §7.1 HTML patterns (a leading UTF-8 BOM is skipped as well)."""
-    head = head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\t\n\x0c\r ")[:SNIFF_BYTES].lower()
-    for opener in _HTML_OPENERS:
-        if head.startswith(opener) and head[len(opener):len(opener) + 1] in (b" ", b">"):
-            return True
-    return False
-
-
-def parse_warc_date(value: str | None) -> datetime | None:
-    """WARC-Date (W3C-DTF, UTC; fractional seconds allowed since WARC 1.1) -> aware UTC datetime."""
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
-
-
-def _http(record: Any) -> _Http | None:
-    headers = record.http_headers
-    if headers is None:
-        return None
-    try:
-        status: int | None = int(headers.get_statuscode())
-    except (TypeError, ValueError):
-        status = None
-    content_type = headers.get_header("Content-Type")
-    media_type = (content_type or "").split(";", 1)[0].strip().lower()
-    encoding = (headers.get_header("Content-Encoding") or "").strip().lower()
-    return _Http(status, content_type, media_type, headers.get_header("Location"), encoding)
-
-
-def _status_verdict(http: _Http) -> tuple[str, str] | None:
-    """(reason, detail) when the status alone rules the capture out, else None."""
-    if http.status is None:
-        return "read.http_status", "unparseable status line"
-    if 300 <= http.status < 400:
-        return "read.redirect", _short(f"{http.status} -> {http.location or '?'}")
-    if http.status != 200:
-        return "read.http_status", str(http.status)
-    if http.encoding and http.encoding not in _decodable_encodings():
-        return "read.content_encoding", _short(http.encoding)
-    return None
-
-
-def _decodable_encodings() -> set[str]:
-    # warcio undoes gzip/deflate (and br when the brotli package is installed); for anything else
-    # (zstd, compress) it would hand back compressed bytes that no charset can turn into HTML.
-    return {*_IDENTITY_ENCODINGS, *BufferedReader.get_supported_decompressors()}
-
-
-def _type_verdict(http: _Http, head: bytes | None) -> tuple[str, str] | None:
-    """(reason, detail) when the media type rules the capture out; ``head`` None: payload not read yet."""
-    if http.media_type in HTML_TYPES:
-        return None
-    if http.media_type in SNIFF_TYPES and (head is None or looks_like_html(head)):
-        return None
-    return "read.non_html", http.media_type or "unknown"
-
-
-@dataclass
-class _Capture:
-    """An original response re-read for a revisit."""
-
-    record_id: str | None
-    http: _Http | None
-    payload: bytes
-
-
-class _Originals:
-    """Where this file's earlier responses are, so that revisits can borrow their payloads.
-
-    Only keys and offsets are kept; the payload is re-read from disk through a second handle, so
-    memory stays flat however many revisits a file holds.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._fh: BinaryIO | None = None
-        self.by_id: dict[str, int] = {}
-        self.by_uri_date: dict[tuple[str, datetime], int] = {}
-        self.by_digest: dict[str, int] = {}
-
-    def add(self, record: Any, offset: int) -> None:
-        headers = record.rec_headers
-        if record_id := headers.get_header("WARC-Record-ID"):
-            self.by_id[record_id.strip()] = offset
-        uri, date = headers.get_header("WARC-Target-URI"), parse_warc_date(headers.get_header("WARC-Date"))
-        if uri and date:
-            self.by_uri_date[(uri, date)] = offset
-        if digest := _digest(headers.get_header("WARC-Payload-Digest")):
-            self.by_digest[digest] = offset
-
-    def find(self, revisit: Any) -> int | None:
-        headers = revisit.rec_headers
-        refers_to = (headers.get_header("WARC-Refers-To") or "").strip()
-        if refers_to in self.by_id:
-            return self.by_id[refers_to]
-        uri = headers.get_header("WARC-Refers-To-Target-URI")
-        date = parse_warc_date(headers.get_header("WARC-Refers-To-Date"))
-        if uri and date and (uri, date) in self.by_uri_date:
-            return self.by_uri_date[(uri, date)]
-        return self.by_digest.get(_digest(headers.get_header("WARC-Payload-Digest")) or "")
-
-    def read(self, offset: int) -> _Capture:
-        if self._fh is None:
-            self._fh = open(self.path, "rb")  # noqa: SIM115 - kept open across revisits, closed in close()
-        self._fh.seek(offset)
-        record = next(iter(ArchiveIterator(self._fh)))
-        return _Capture(record.rec_headers.get_header("WARC-Record-ID"), _http(record),
-                        record.content_stream().read())
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-
-
-def _digest(value: str | None) -> str | None:
-    # "sha1:ABC" and "SHA1:ABC" name the same digest; the value itself is compared as written.
-    if not value or ":" not in value:
-        return value.strip() if value else None
-    algorithm, _, encoded = value.strip().partition(":")
-    return f"{algorithm.lower()}:{encoded}"
-
-
-def _short(text: str) -> str:
-    text = "".join(c if c.isprintable() else "?" for c in text)
-    return text if len(text) <= _DETAIL_MAX else text[: _DETAIL_MAX - 3] + "..."
 
 
 class _WarcFile:
@@ -447,12 +296,6 @@ def _has_data_after(fh: BinaryIO, offset: int) -> bool:
     """Whether anything but whitespace follows ``offset`` in the file."""
     fh.seek(offset)
     return bool(fh.read(_DRAIN).strip())
-
-
-def _refers_to(record: Any) -> str:
-    names = ("WARC-Refers-To", "WARC-Refers-To-Target-URI", "WARC-Refers-To-Date", "WARC-Payload-Digest")
-    parts = [value for name in names if (value := record.rec_headers.get_header(name))]
-    return f"no original in this file for {' '.join(parts)}" if parts else "revisit names no original"
 
 
 def _describe(exc: BaseException) -> str:
