@@ -19,11 +19,13 @@ The targets (issue 5) are F1 >= plain and docs/s >= 0.9x plain; the report gives
 to plain and which targets each setting meets, with the 1-minute load average before and after (the
 machine is shared: ratios from one run are comparable, absolute docs/s less so).
 
-Both get the page bytes (each decodes them its own way). Rounds alternate the order of the variants;
-docs/s are medians over rounds. Score (../shared/data/README.md): tokens are ``\\w+`` matches, 4-token
-shingles as multisets; per page tp/fp/fn are normalised to sum 1; precision and recall are the means
-over pages of tp/(tp+fp) and tp/(tp+fn) (0 for a page with no predicted / no gold shingles, 1 when
-both are empty); F1 from the two means. Writes bench/results/extract_bench.json.
+Both get the page bytes (each decodes them its own way). Each round runs every variant over all pages,
+in an order that rotates per round; docs/s are medians over rounds, speed ratios are taken per round (so a
+change in machine speed between rounds falls on both sides of a ratio), then the median.
+Score (../shared/data/README.md): tokens are ``\\w+`` matches, 4-token shingles as multisets; per page
+tp/fp/fn are normalised to sum 1; precision and recall are the means over pages of tp/(tp+fp) and tp/(tp+fn)
+(0 for a page with no predicted / no gold shingles, 1 when both are empty); F1 from the two means. Writes
+bench/results/extract_bench.json.
 
 Run under the exclusive benchmark lock:
     flock -x /tmp/winnow-bench.lock .venv/bin/python bench/extract_bench.py
@@ -84,62 +86,50 @@ def score(predictions: dict[str, str], gold: dict[str, str]) -> dict[str, float]
     return {"f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4), "f1_6": round(f1, 6)}
 
 
-def run_plain(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
-    return {pid: trafilatura.extract(html) or "" for pid, html in pages.items()}, {}
+class Variant:
+    """One extraction setting, run page by page: ``run`` returns the text and counts into ``stats``."""
 
+    def __init__(self, settings: str | None, time_limit_s: float | None = None, **options: Any) -> None:
+        self.settings = settings
+        self.time_limit_s = time_limit_s
+        self.options = options
+        self.stats: Counter[str] = Counter()
+        self.skipped: Counter[str] = Counter()
 
-def _run_winnow(pages: dict[str, bytes], urls: dict[str, str], time_limit_s: float | None, **settings: Any
-                ) -> tuple[dict[str, str], dict[str, Any]]:
-    texts: dict[str, str] = {}
-    stats: Counter[str] = Counter()
-    skipped: Counter[str] = Counter()
-    for pid, html in pages.items():
+    def run(self, html: bytes, url: str) -> str:
+        if self.settings is None:
+            return trafilatura.extract(html) or ""
         try:
-            doc, pairs, interleaved = extraction = extract_page(html, urls[pid], time_limit_s=time_limit_s, **settings)
+            extraction = extract_page(html, url, time_limit_s=self.time_limit_s, **self.options)
         except Drop as drop:
-            texts[pid] = ""
-            stats[f"dropped.{drop.reason}"] += 1
-            continue
-        texts[pid] = doc.text or ""
-        stats["documents"] += 1
-        stats["image_text_pairs"] += len(pairs)
-        stats["interleaved_docs"] += 1
-        stats["interleaved_with_images"] += any(s.kind == "image" for s in interleaved.segments)
-        stats["image_segments"] += sum(s.kind == "image" for s in interleaved.segments)
-        stats["pairs_with_caption"] += sum(p.caption is not None for p in pairs)
-        skipped.update(extraction.skipped_images)
-    return texts, {**stats, "skipped_images": dict(sorted(skipped.items()))}
+            self.stats[f"dropped.{drop.reason}"] += 1
+            return ""
+        doc, pairs, interleaved = extraction
+        self.stats["documents"] += 1
+        self.stats["image_text_pairs"] += len(pairs)
+        self.stats["interleaved_docs"] += 1
+        self.stats["interleaved_with_images"] += any(s.kind == "image" for s in interleaved.segments)
+        self.stats["image_segments"] += sum(s.kind == "image" for s in interleaved.segments)
+        self.stats["pairs_with_caption"] += sum(p.caption is not None for p in pairs)
+        self.skipped.update(extraction.skipped_images)
+        return doc.text or ""
+
+    def report(self) -> dict[str, Any]:
+        if self.settings is None:
+            return {}
+        return {**self.stats, "skipped_images": dict(sorted(self.skipped.items()))}
 
 
-def run_winnow(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
-    return _run_winnow(pages, urls, TIME_LIMIT_S)
-
-
-def run_winnow_inproc(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
-    return _run_winnow(pages, urls, None)
-
-
-def run_winnow_balanced(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
-    return _run_winnow(pages, urls, TIME_LIMIT_S, favor_precision=False)
-
-
-def run_winnow_balanced_inproc(pages: dict[str, bytes], urls: dict[str, str]
-                               ) -> tuple[dict[str, str], dict[str, Any]]:
-    return _run_winnow(pages, urls, None, favor_precision=False)
-
-
-def run_winnow_fast_inproc(pages: dict[str, bytes], urls: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
-    return _run_winnow(pages, urls, None, favor_precision=False, fast=True)
-
-
-VARIANTS = {"plain": run_plain, "winnow": run_winnow, "winnow_inproc": run_winnow_inproc,
-            "winnow_balanced": run_winnow_balanced, "winnow_balanced_inproc": run_winnow_balanced_inproc,
-            "winnow_fast_inproc": run_winnow_fast_inproc}
-SETTINGS = {"winnow": "default (favor_precision=True), deadline worker",
-            "winnow_inproc": "default (favor_precision=True), in process",
-            "winnow_balanced": "favor_precision=False, deadline worker",
-            "winnow_balanced_inproc": "favor_precision=False, in process",
-            "winnow_fast_inproc": "favor_precision=False, fast=True, in process"}
+def variants() -> dict[str, Variant]:
+    return {
+        "plain": Variant(None),
+        "winnow": Variant("default (favor_precision=True), deadline worker", TIME_LIMIT_S),
+        "winnow_inproc": Variant("default (favor_precision=True), in process"),
+        "winnow_balanced": Variant("favor_precision=False, deadline worker", TIME_LIMIT_S, favor_precision=False),
+        "winnow_balanced_inproc": Variant("favor_precision=False, in process", favor_precision=False),
+        "winnow_fast_inproc": Variant("favor_precision=False, fast=True, in process", favor_precision=False,
+                                      fast=True),
+    }
 
 
 def main() -> None:
@@ -161,30 +151,47 @@ def main() -> None:
     extract_page(pages[first], urls[first], time_limit_s=TIME_LIMIT_S)  # starts the worker: not timed
     worker_start_s = time.perf_counter() - t0
 
-    names = list(VARIANTS)
-    speeds: dict[str, list[float]] = {n: [] for n in names}
-    outputs: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
+    contenders = variants()
+    names = list(contenders)
+    # each variant runs the whole page set in turn, in an order that rotates per round; ratios are taken
+    # per round (between passes minutes apart at most), then the median over rounds. Interleaving page by
+    # page instead was tried: it evicts each variant's working set (the worker's above all) between pages,
+    # which a real run never does, and made every variant slower (plain by about 15%)
+    seconds: dict[str, list[float]] = {n: [] for n in names}
+    texts: dict[str, dict[str, str]] = {n: {} for n in names}
     for r in range(args.rounds):
-        order = names if r % 2 == 0 else names[::-1]
-        for name in order:
+        spent = dict.fromkeys(names, 0.0)
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            variant = contenders[name]
             start = time.perf_counter()
-            texts, stats = VARIANTS[name](pages, urls)
-            speeds[name].append(len(pages) / (time.perf_counter() - start))
-            outputs.setdefault(name, (texts, stats))
-            print(f"round {r + 1} {name}: {speeds[name][-1]:.1f} docs/s", file=sys.stderr, flush=True)
+            for pid, html in pages.items():
+                text = variant.run(html, urls[pid])
+                if r == 0:
+                    texts[name][pid] = text
+            spent[name] = time.perf_counter() - start
+        for name in names:
+            seconds[name].append(spent[name])
+        print(f"round {r + 1}: " + ", ".join(f"{n} {len(pages) / spent[n]:.1f}" for n in names) + " docs/s",
+              file=sys.stderr, flush=True)
 
     results: dict[str, Any] = {}
     for name in names:
-        texts, stats = outputs[name]
-        results[name] = {**score(texts, gold), "docs_per_s": round(statistics.median(speeds[name]), 2),
-                         "docs_per_s_rounds": [round(s, 2) for s in speeds[name]], **stats}
+        speeds = [len(pages) / s for s in seconds[name]]
+        # stats were counted over all rounds: report one round's worth
+        stats = {k: (v // args.rounds if isinstance(v, int) else {kk: vv // args.rounds for kk, vv in v.items()})
+                 for k, v in contenders[name].report().items()}
+        results[name] = {**score(texts[name], gold), "docs_per_s": round(statistics.median(speeds), 2),
+                         "docs_per_s_rounds": [round(s, 2) for s in speeds], **stats}
     per_page_ms = {n: 1000 / results[n]["docs_per_s"] for n in names}
     plain = results["plain"]
     comparison = {}
     for name in names[1:]:
-        ratio = results[name]["docs_per_s"] / plain["docs_per_s"]
-        comparison[name] = {"settings": SETTINGS[name], "f1": results[name]["f1"],
+        ratios = [p / v for p, v in zip(seconds["plain"], seconds[name], strict=True)]
+        ratio = statistics.median(ratios)
+        comparison[name] = {"settings": contenders[name].settings, "f1": results[name]["f1"],
                             "speed_ratio_vs_plain": round(ratio, 3),
+                            "speed_ratio_rounds": [round(x, 3) for x in ratios],
                             "f1_minus_plain": round(results[name]["f1_6"] - plain["f1_6"], 6),
                             "f1_at_least_plain": results[name]["f1_6"] >= plain["f1_6"],
                             "speed_at_least_0.9x": ratio >= 0.9}

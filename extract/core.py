@@ -27,6 +27,14 @@ is the setting that meets both of the issue's targets per core (numbers in extra
 bench/results/extract_bench.json). ``include_formatting=True``
 so headings, lists and tables come out as Markdown (tables as GFM pipe tables with ``|`` in cells
 escaped; trafilatura leaves a space after each row's last pipe, trimmed here).
+
+The text is assembled from trafilatura's top-level blocks, each rendered by trafilatura's own Markdown
+renderer (``xmltotxt``) and joined by one blank line; trafilatura's rendering of the whole body is skipped
+(``output_format="txt"`` leaves it out of ``bare_extraction``). The blocks are needed anyway for the
+interleaved document and for placing images, so this renders each block once instead of twice (about
+0.6 ms a page). The words are those of trafilatura's own text on all 60 benchmark pages (same ``\\w+``
+tokens, same F1); only the whitespace between blocks differs: always one blank line, where trafilatura's
+whole-body rendering gives none, one or two depending on the markup.
 """
 
 from __future__ import annotations
@@ -121,6 +129,9 @@ def _trim_line_ends(text: str) -> str:
 def _render_blocks(body: etree._Element) -> tuple[list[str], list[str]]:
     """(plain text for locating, Markdown for output) of each top-level block; empties removed."""
     plain, markdown = [], []
+    if body.text and body.text.strip():  # loose text before the first block (not seen on the benchmark pages)
+        plain.append(body.text)
+        markdown.append(_trim_line_ends(body.text).strip())
     for child in list(body):
         text = "".join(child.itertext())
         wrapper = etree.Element("body")
@@ -154,13 +165,16 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
         include_comments=False,
         include_formatting=True,
         with_metadata=False,  # read by page_metadata above, without trafilatura's copies
+        output_format="txt",  # the body only: the text is assembled from its rendered blocks below
     )
-    if result is None or not (result.text or "").strip():
+    plain, blocks = _render_blocks(result.body) if result is not None else ([], [])
+    if not blocks:
         if truncated:
             raise ExtractFailure("parse_error", "nested deeper than 256 levels: libxml2 stopped parsing there")
         raise ExtractFailure("no_text")
     raw = RawExtraction(
-        text=_trim_line_ends(result.text).strip(),
+        text="\n\n".join(blocks),
+        blocks=blocks,
         title=meta.title,
         author=meta.author,
         date=meta.date,
@@ -169,7 +183,6 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
         canonical_url=meta.canonical_url,
         flags=["parse_truncated.depth"] if truncated else [],
     )
-    plain, raw.blocks = _render_blocks(result.body)
     body = tree.find("body")
     lay = layout(body if body is not None else tree, plain)
     starts = lay.starts
