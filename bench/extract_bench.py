@@ -3,6 +3,9 @@
 On ../shared/data/extraction_bench (60 real news/blog pages with gold article text), in one process:
 
 - ``plain``: ``trafilatura.extract(html)`` with default settings, the reference;
+- ``plain_precision``: ``trafilatura.extract(html, favor_precision=True)``: trafilatura's own precision
+  mode, text only. Its ratio to ``plain`` is what precision mode costs before winnow does anything, so it
+  bounds what a precision-mode default can reach against the reference;
 - ``winnow``: ``extract.extract_page(html, url)`` producing the Document, the image-text pairs and the
   interleaved document, through the deadline worker exactly as the pipeline step runs it
   (``time_limit_s`` 20 s; the worker's one-off start is done before timing and reported apart);
@@ -89,16 +92,18 @@ def score(predictions: dict[str, str], gold: dict[str, str]) -> dict[str, float]
 class Variant:
     """One extraction setting, run page by page: ``run`` returns the text and counts into ``stats``."""
 
-    def __init__(self, settings: str | None, time_limit_s: float | None = None, **options: Any) -> None:
+    def __init__(self, settings: str, time_limit_s: float | None = None, plain: bool = False, **options: Any
+                 ) -> None:
         self.settings = settings
+        self.plain = plain  # trafilatura.extract(html, **options) instead of winnow's extract_page
         self.time_limit_s = time_limit_s
         self.options = options
         self.stats: Counter[str] = Counter()
         self.skipped: Counter[str] = Counter()
 
     def run(self, html: bytes, url: str) -> str:
-        if self.settings is None:
-            return trafilatura.extract(html) or ""
+        if self.plain:
+            return trafilatura.extract(html, **self.options) or ""
         try:
             extraction = extract_page(html, url, time_limit_s=self.time_limit_s, **self.options)
         except Drop as drop:
@@ -115,14 +120,17 @@ class Variant:
         return doc.text or ""
 
     def report(self) -> dict[str, Any]:
-        if self.settings is None:
+        if self.plain:
             return {}
         return {**self.stats, "skipped_images": dict(sorted(self.skipped.items()))}
 
 
 def variants() -> dict[str, Variant]:
     return {
-        "plain": Variant(None),
+        "plain": Variant("trafilatura.extract(html), the reference", plain=True),
+        # trafilatura's own precision mode, no outputs beyond the text: what precision costs before any wrapper
+        "plain_precision": Variant("trafilatura.extract(html, favor_precision=True)", plain=True,
+                                   favor_precision=True),
         "winnow": Variant("default (favor_precision=True), deadline worker", TIME_LIMIT_S),
         "winnow_inproc": Variant("default (favor_precision=True), in process"),
         "winnow_balanced": Variant("favor_precision=False, deadline worker", TIME_LIMIT_S, favor_precision=False),
