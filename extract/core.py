@@ -3,8 +3,9 @@
 Runs inside the deadline worker (extract/deadline.py), so it takes and returns plain picklable data:
 HTML in, ``RawExtraction`` out; records with identity are built by the caller (extract/page.py).
 
-One parse per page: the HTML is parsed once with trafilatura's own loader (the same lxml parser
-settings, so the result is exactly what ``trafilatura.extract`` would see). Metadata is read from
+One parse per page: the HTML is parsed once, as trafilatura's own loader parses it (the same lxml
+parser settings, so the tree is exactly what ``trafilatura.extract`` would see; extract/parse.py, which
+only lets lxml pick element classes in C). Metadata is read from
 that tree first (extract/metadata.py: one walk, no copies); then elements that trafilatura's own
 cleaning deletes are stripped in place (``PRESTRIPPED``: ``<head>``, scripts, styles, SVG, embeds,
 form controls, ``<nav>``/``<footer>``/``<aside>``) and the smaller tree is handed to
@@ -45,12 +46,12 @@ from dataclasses import dataclass, field
 
 import trafilatura
 from lxml import etree
-from trafilatura.utils import HTML_PARSER, load_html
 from trafilatura.xml import xmltotxt
 
 from extract.images import caption_of, clean_alt, image_source, skip_reason
 from extract.locate import content_images, layout
 from extract.metadata import page_metadata
+from extract.parse import parse_html
 
 for _logger in ("trafilatura", "htmldate", "courlan", "justext", "readability"):
     logging.getLogger(_logger).setLevel(logging.ERROR)
@@ -146,14 +147,11 @@ def _render_blocks(body: etree._Element) -> tuple[list[str], list[str]]:
 def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtraction:
     """Extract text, metadata, blocks and content images from ``html`` (see the module docstring)."""
     try:
-        tree = load_html(html)
+        tree, truncated = parse_html(html)
     except (etree.ParserError, ValueError) as exc:
         raise ExtractFailure("parse_error", f"{type(exc).__name__}: {exc}"[:200]) from None
     if tree is None:
         raise ExtractFailure("parse_error", "not parseable as HTML")
-    # libxml2 stops parsing at 256 levels of nesting (without XML_PARSE_HUGE, which would let
-    # trafilatura's recursive passes run into Python's recursion limit): what follows is lost.
-    truncated = any("Excessive depth" in entry.message for entry in HTML_PARSER.error_log)
     meta = page_metadata(tree, url)
     etree.strip_elements(tree, *PRESTRIPPED, with_tail=False)  # tails are text of the parent
     result = trafilatura.bare_extraction(
