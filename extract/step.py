@@ -37,7 +37,7 @@ import contextlib
 import json
 from typing import Any
 
-from extract.page import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, Extraction, extract_page
+from extract.page import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, Extraction, extract_page, extract_pages
 from filters.text import check_number
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
@@ -133,10 +133,9 @@ class ExtractPage(Step):
             self.llm_extractor.setup()
 
     # -- extraction ----------------------------------------------------------------------
-    def _extract(self, page: Page, min_chars: int) -> Extraction:
-        return extract_page(page.html, page.url, page=page, favor_precision=self.favor_precision, fast=self.fast,
-                            include_tables=self.include_tables, min_chars=min_chars,
-                            max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
+    def _settings(self, min_chars: int) -> dict[str, Any]:
+        return dict(favor_precision=self.favor_precision, fast=self.fast, include_tables=self.include_tables,
+                    min_chars=min_chars, max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
 
     def _records(self, extraction: Extraction) -> list[Any]:
         out: list[Any] = []
@@ -149,18 +148,15 @@ class ExtractPage(Step):
         return out
 
     def process(self, page: Page) -> list[Any]:
-        return self._records(self._extract(page, self.min_chars))
+        return self._records(extract_page(page.html, page.url, page=page, **self._settings(self.min_chars)))
 
     def process_batch(self, records: list[Page]) -> list[Any]:
+        # the whole batch through the extraction worker in one go (extract_pages): no wait between pages
         if self.llm_extractor is None:
-            return super().process_batch(records)
+            return [r if isinstance(r, Drop) else self._records(r)
+                    for r in extract_pages(records, **self._settings(self.min_chars))]
         # With an LLM, too-short pages are kept until the LLM has had its say (the fallback route).
-        results: list[Extraction | Drop] = []
-        for page in records:
-            try:
-                results.append(self._extract(page, 0))
-            except Drop as drop:
-                results.append(drop)
+        results = extract_pages(records, **self._settings(0))
         self._apply_llm(records, results)
         out: list[Any] = []
         for result in results:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extract import Extraction, extract_page
+from extract import Extraction, extract_page, extract_pages
 from extract.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
 from extract.images import parse_srcset
 from extract.page import pair_id
@@ -220,6 +220,30 @@ def test_timeout_drops_the_page_and_the_next_page_works() -> None:
     assert info.value.reason == "timeout" and info.value.detail == "over 0.05s"
     doc = extract_page(fixture("tables.html"), "https://tides.example/t", time_limit_s=20).document
     assert "| Tuesday | 3.9 m | neap |" in doc.text
+
+
+@pytest.mark.parametrize("limit", [None, 1.0])
+def test_extract_pages_answers_each_page_in_order_like_extract_page(limit) -> None:
+    big = "<html><body><article>" + "<p>Words of a long article about tides and otters.</p>" * 40_000 + \
+          "</article></body></html>"  # about 4 s of extraction
+    quiet = Page(id="p-quiet", url="https://river.example/quiet", source="crawl.warc.gz",
+                 html=fixture("article_images.html"), images_allowed=False)
+    items = [(fixture("article_images.html"), URL), (None, "https://x.example/empty"), quiet,
+             (b"<html>" + b" " * 3_000_000, "https://x.example/huge"), (big, "https://x.example/big"),
+             (fixture("tables.html"), "https://tides.example/t"), ("<html><body></body></html>", "https://x.example/e")]
+    out = extract_pages(items, time_limit_s=limit, max_html_bytes=3_000_000)
+    assert len(out) == len(items)
+    assert out[0].document == extract_page(*items[0], time_limit_s=None).document
+    assert isinstance(out[1], Drop) and out[1].reason == "no_html"
+    assert out[2].document.id == "p-quiet" and out[2].image_pairs == []  # the page's noimageai applies
+    assert "image_skipped.noimageai" in out[2].document.extract_flags
+    assert out[3].reason == "too_large" and out[3].detail == "3000006 bytes"
+    if limit:
+        assert out[4].reason == "timeout"  # and the pages after it are answered by a fresh worker
+    else:
+        assert isinstance(out[4], Extraction)
+    assert "| Tuesday | 3.9 m | neap |" in out[5].document.text
+    assert isinstance(out[6], Drop) and out[6].reason == "no_text"
 
 
 def test_worker_path_gives_the_same_records_as_in_process() -> None:
