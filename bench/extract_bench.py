@@ -25,7 +25,9 @@ machine is shared: ratios from one run are comparable, absolute docs/s less so).
 
 Both get the page bytes (each decodes them its own way). Each round runs every variant over all pages,
 in an order that rotates per round; docs/s are medians over rounds, speed ratios are taken per round (so a
-change in machine speed between rounds falls on both sides of a ratio), then the median.
+change in machine speed between rounds falls on both sides of a ratio), then the median. Also per variant:
+the ratio of the best rounds (timeit's estimator), and the ratio of CPU time per page (this process plus the
+extraction worker, user + system), which the hypervisor's steal time on a shared machine barely moves.
 Score (../shared/data/README.md): tokens are ``\\w+`` matches, 4-token shingles as multisets; per page
 tp/fp/fn are normalised to sum 1; precision and recall are the means over pages of tp/(tp+fp) and tp/(tp+fn)
 (0 for a page with no predicted / no gold shingles, 1 when both are empty); F1 from the two means. Writes
@@ -38,6 +40,7 @@ Run under the exclusive benchmark lock:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import logging
@@ -53,6 +56,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import psutil  # noqa: E402
 import trafilatura  # noqa: E402
 
 from extract.page import Extraction, extract_page, extract_pages  # noqa: E402
@@ -156,6 +160,25 @@ def variants() -> dict[str, Variant]:
     }
 
 
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and its children (the extraction worker) so far."""
+    me = psutil.Process()
+    total = sum(me.cpu_times()[:2])
+    for child in me.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            total += sum(child.cpu_times()[:2])
+    return total
+
+
+def steal_seconds() -> float | None:
+    """The machine's total steal time (Linux /proc/stat), None elsewhere."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -182,14 +205,17 @@ def main() -> None:
     # page instead was tried: it evicts each variant's working set (the worker's above all) between pages,
     # which a real run never does, and made every variant slower (plain by about 15%)
     seconds: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
     texts: dict[str, dict[str, str]] = {n: {} for n in names}
+    steal_before = steal_seconds()
     for r in range(args.rounds):
         spent = dict.fromkeys(names, 0.0)
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
-            start = time.perf_counter()
+            cpu_start, start = cpu_seconds(), time.perf_counter()
             out = contenders[name].run_all(pages, urls)
             spent[name] = time.perf_counter() - start
+            cpu[name].append(cpu_seconds() - cpu_start)
             if r == 0:
                 texts[name] = out
         for name in names:
@@ -204,16 +230,20 @@ def main() -> None:
         stats = {k: (v // args.rounds if isinstance(v, int) else {kk: vv // args.rounds for kk, vv in v.items()})
                  for k, v in contenders[name].report().items()}
         results[name] = {**score(texts[name], gold), "docs_per_s": round(statistics.median(speeds), 2),
-                         "docs_per_s_rounds": [round(s, 2) for s in speeds], **stats}
+                         "docs_per_s_rounds": [round(s, 2) for s in speeds],
+                         "cpu_ms_per_doc": round(statistics.median(cpu[name]) / len(pages) * 1000, 2), **stats}
     per_page_ms = {n: 1000 / results[n]["docs_per_s"] for n in names}
     plain = results["plain"]
     comparison = {}
     for name in names[1:]:
         ratios = [p / v for p, v in zip(seconds["plain"], seconds[name], strict=True)]
         ratio = statistics.median(ratios)
+        cpu_ratios = [p / v for p, v in zip(cpu["plain"], cpu[name], strict=True)]
         comparison[name] = {"settings": contenders[name].settings, "f1": results[name]["f1"],
                             "speed_ratio_vs_plain": round(ratio, 3),
                             "speed_ratio_rounds": [round(x, 3) for x in ratios],
+                            "speed_ratio_best_rounds": round(min(seconds["plain"]) / min(seconds[name]), 3),
+                            "docs_per_cpu_s_ratio_vs_plain": round(statistics.median(cpu_ratios), 3),
                             "f1_minus_plain": round(results[name]["f1_6"] - plain["f1_6"], 6),
                             "f1_at_least_plain": results[name]["f1_6"] >= plain["f1_6"],
                             "speed_at_least_0.9x": ratio >= 0.9}
@@ -222,6 +252,9 @@ def main() -> None:
         "rounds": args.rounds,
         "trafilatura": trafilatura.__version__,
         "load_avg_1min": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
+        # CPU time the hypervisor gave to others while this run waited (/proc/stat "steal"), over the whole
+        # run: where it is high, wall-clock ratios between rounds drift and the CPU-time ratios are the steadier
+        "steal_s": round(steal_seconds() - steal_before, 2) if steal_before is not None else None,
         "worker_start_s": round(worker_start_s, 3),
         "results": results,
         "vs_plain": comparison,
