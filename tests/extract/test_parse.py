@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import threading
 from pathlib import Path
 
@@ -9,13 +10,14 @@ import lxml.html
 import pytest
 import trafilatura
 from lxml import etree
-from trafilatura.utils import load_html
+from trafilatura.utils import load_html, repair_faulty_html
 
 from extract.core import PRESTRIPPED
-from extract.parse import parse_html
+from extract.parse import parse_html, repair
 from pipelines.readers.charset import decode_html
 
 FIXTURES = Path(__file__).parent / "fixtures"
+BENCH = Path(__file__).parents[3] / "shared" / "data" / "extraction_bench"
 PAGES = sorted(FIXTURES.glob("*.html")) + sorted((Path(__file__).parent / "llm_fixtures").glob("*.html"))
 
 
@@ -53,9 +55,30 @@ def test_fixture_pages_parse_to_load_htmls_tree_and_text(path: Path) -> None:
     "<html/>\n<body><p>self-closed html tag</p></body>",  # repair_faulty_html's case
     "plain text, no markup at all",
     "<html><body>\x00\x0bcontrol characters</body></html>",
+    # past REPAIR_SPAN: the repairs near the start, with and without a forbidden character further on
+    "<!DOCTYPE html PUBLIC />\n<html><body><p>" + "long page, " * 2_000 + "</p>\n<p>end</p></body></html>",
+    "<!DOCTYPE html PUBLIC />" + "<html><body><p>" + "one line only, " * 2_000 + "</p></body></html>",
+    "<!doctype html/>\n<body>\n<p>x</p>\n<html lang=en/>\n" + "<p>filler line</p>\n" * 1_000,
+    "<html><body>\n" + "<p>text line</p>\n" * 1_000 + "<p>late \ufffe and \x1f</p>\n</body></html>",
+    "<html><body><pre>\n" + "x" * 8_191 + "\n\ny\n</pre></body></html>",  # a line break right at the cut
 ])
 def test_odd_inputs_come_out_as_load_html_has_them(html: str) -> None:
     _same(html)
+
+
+def test_repair_gives_repair_faulty_htmls_string() -> None:
+    filler = "<p>line</p>\n" * 1_500
+    for html in ("<!DOCTYPE html SYSTEM />\n" + filler, "<!DOCTYPE html SYSTEM />" + "<p>x</p>" * 3_000,
+                 "<!DOCTYPE html SYSTEM />" + "<p>x</p>" * 2_000 + "\n" + filler,  # a first line past the span
+                 "<html/>\n" + filler, "a\nb\nc\n<html x=1 />\n" + filler, filler + "\x00" + filler,
+                 filler + "\uffff", "x" * 8_192 + "\n" + filler, "\n" * 9_000 + "<html/>"):
+        beginning = html[:50].lower()
+        assert repair(html, beginning) == repair_faulty_html(html, beginning)
+
+
+def test_benchmark_pages_parse_to_load_htmls_tree() -> None:
+    for path in sorted((BENCH / "html").glob("*.html.gz")):
+        _same(decode_html(gzip.decompress(path.read_bytes()), None).text)
 
 
 def test_elements_get_lxml_html_classes_from_the_c_lookup() -> None:
