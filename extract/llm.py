@@ -6,7 +6,8 @@ validation, routing pages to a mode, and running a batch of requests. The parts 
 - ``extract/llm_prompts.py``: the messages for a page, sized to the context; reading a select reply.
 - ``extract/llm_client.py``: the HTTP transport (response_format, retries with backoff, failure reasons).
 - ``extract/llm_cache.py``: outcomes cached by content hash, on disk or in bounded memory.
-- ``extract/llm_schemas.py``: bundled schemas and grounding; ``extract/llm_server.py``: the embedded server.
+- ``extract/llm_schemas.py``: bundled schemas and grounding; ``extract/llm_server.py``: the embedded server;
+- ``extract/llm_routes.py``: the ``routes`` of the config, checked, and matching a URL to one.
 
 Two modes, both with JSON output constrained by a schema:
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import copy
 import logging
 import re
 from collections import Counter
@@ -60,7 +60,8 @@ from extract.llm_prompts import (
     select_request,
     select_schema,
 )
-from extract.llm_schemas import BUNDLED, DROPPED, bundled_schema, check_schema, ground, normalize_for_grounding
+from extract.llm_routes import MODES, Route, parse_route
+from extract.llm_schemas import BUNDLED, DROPPED, bundled_schema, ground, normalize_for_grounding
 from extract.llm_server import DEFAULT_MODEL_ALIAS, DEFAULT_N_CTX, MAX_N_CTX, LocalLLMServer
 from filters.text import check_number
 
@@ -83,7 +84,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MODES = ("select", "schema")
 FALLBACK_REASONS = ("timeout", "http_error", "unreachable", "bad_json", "empty", "no_server", "error")
 
 
@@ -114,19 +114,6 @@ class LLMOutcome:
 
 
 # -- the extractor -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Route:
-    match: str | None
-    domain: str | None
-    mode: str
-    schema_name: str | None
-
-    def matches(self, url: str | None, host: str | None) -> bool:
-        if self.match is not None:
-            return url is not None and re.search(self.match, url) is not None
-        return host is not None and (host == self.domain or host.endswith("." + self.domain))
-
-
 _ARGS = ("endpoint", "model", "routes", "fallback_min_chars", "timeout_s", "retries", "concurrency", "cache_dir")
 _OPTIONS = {
     "n_ctx": DEFAULT_N_CTX,  # context of the embedded server and the chunk budget for any endpoint
@@ -206,7 +193,7 @@ class LLMExtractor:
         self.start_timeout_s = float(opts["start_timeout_s"])
         self.temperature = float(opts["temperature"])
         self.schemas: dict[str, dict[str, Any]] = {}
-        self.routes: list[_Route] = [self._route(i, r) for i, r in enumerate(routes or [])]
+        self.routes: list[Route] = [parse_route(i, r, self.schemas) for i, r in enumerate(routes or [])]
         # Base URL of the endpoint; for "local" it is set by open_services() (and travels with pickles).
         self.base_url: str | None = None if endpoint == "local" else _base(endpoint)
         self._runtime_init()
@@ -219,51 +206,6 @@ class LLMExtractor:
         )
         self._cache = ResultCache(self.cache_dir)
         self._warned_no_server = False
-
-    def _route(self, i: int, route: Any) -> _Route:
-        where = f"llm.routes[{i}]"
-        if not isinstance(route, dict):
-            raise ValueError(f"{where} must be a mapping, got {route!r}")
-        unknown = set(route) - {"match", "domain", "mode", "schema", "name"}
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {sorted(unknown)}; known: match, domain, mode, schema, name")
-        match, domain = route.get("match"), route.get("domain")
-        if (match is None) == (domain is None):
-            raise ValueError(f"{where} needs exactly one of 'match' (a regex on the URL) or 'domain'")
-        if match is not None:
-            if not isinstance(match, str) or not match:
-                raise ValueError(f"{where}.match must be a non-empty regex string")
-            try:
-                re.compile(match)
-            except re.error as exc:
-                raise ValueError(f"{where}.match is not a valid regex: {exc}") from None
-        if domain is not None:
-            if not isinstance(domain, str) or not re.fullmatch(r"[A-Za-z0-9.-]+", domain.strip(".")):
-                raise ValueError(f"{where}.domain must be a host name like 'example.com', got {domain!r}")
-            domain = domain.strip(".").lower()
-        schema = route.get("schema")
-        mode = route.get("mode", "schema" if schema is not None else "select")
-        if mode not in MODES:
-            raise ValueError(f"{where}.mode must be one of {MODES}, got {mode!r}")
-        if mode == "select":
-            if schema is not None:
-                raise ValueError(f"{where}: mode 'select' takes no schema")
-            return _Route(match, domain, mode, None)
-        if schema is None:
-            raise ValueError(f"{where}: mode 'schema' needs 'schema' (a bundled name {sorted(BUNDLED)} or a dict)")
-        if isinstance(schema, str):
-            name = schema
-            resolved = bundled_schema(schema)  # ValueError for unknown names
-        else:
-            name = route.get("name") or f"route{i}"
-            if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name):
-                raise ValueError(f"{where}.name must be snake_case (it becomes the flag llm_schema.<name>)")
-            check_schema(schema, f"{where}.schema")
-            resolved = copy.deepcopy(schema)
-        if name in self.schemas and self.schemas[name] != resolved:
-            raise ValueError(f"{where}: schema name {name!r} is used for two different schemas")
-        self.schemas[name] = resolved
-        return _Route(match, domain, mode, name)
 
     # -- pickling: runtime state stays behind ------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
