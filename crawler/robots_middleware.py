@@ -43,9 +43,6 @@ scheme other than http(s). Such requests get no ``winnow_robots`` meta: absent m
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import ParseResult, SplitResult, urlsplit
 
@@ -58,11 +55,17 @@ from twisted.internet.defer import Deferred
 from w3lib.url import safe_url_string
 
 from crawler.robots import DEFAULT_MAX_BYTES, RobotsRules, product_token, rules_for_fetch
+from crawler.robots_cache import (
+    DEFAULT_CACHE_SECONDS,
+    DEFAULT_UNREACHABLE_RETRY_SECONDS,
+    RobotsCache,
+    is_unreachable,
+)
+from crawler.slot_floors import SlotFloors, raise_to_floor
 
 if TYPE_CHECKING:
     from typing import Self
 
-    from scrapy.core.downloader import Downloader, Slot
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -72,9 +75,6 @@ META_KEY = "winnow_robots"
 FETCH_META_KEY = "winnow_robots_fetch"  # set on our own robots.txt requests; its value is the origin
 _BYTES_META_KEY = "_winnow_robots_bytes"
 
-DEFAULT_CACHE_SECONDS = 24 * 3600.0  # RFC 9309 §2.4
-DEFAULT_UNREACHABLE_RETRY_SECONDS = 300.0
-STALE_MAX_SECONDS = 30 * 24 * 3600.0  # RFC 9309 §2.3.1.4 ("for example, 30 days")
 DEFAULT_MAX_REDIRECTS = 5  # RFC 9309 §2.3.1.2
 DEFAULT_CRAWL_DELAY_MAX = 10.0
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -106,117 +106,6 @@ def origin_of(parts: ParseResult | SplitResult) -> tuple[str, str]:
     host_part = f"[{host}]" if ":" in host else host
     netloc = host_part if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host_part}:{port}"
     return f"{scheme}://{host_part}:{port}", f"{scheme}://{netloc}/robots.txt"
-
-
-@dataclass(slots=True)
-class _Entry:
-    rules: RobotsRules
-    fetched_at: float  # when these rules were last fetched successfully
-    expires_at: float
-
-
-def _is_unreachable(rules: RobotsRules) -> bool:
-    return rules.reason.startswith("unreachable")
-
-
-class RobotsCache:
-    """Rules per origin with an expiry (RFC 9309 §2.4), shorter for unreachable outcomes (§2.3.1.4)."""
-
-    def __init__(
-        self,
-        ttl: float = DEFAULT_CACHE_SECONDS,
-        unreachable_retry: float = DEFAULT_UNREACHABLE_RETRY_SECONDS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.ttl = ttl
-        self.unreachable_retry = unreachable_retry
-        self.clock = clock
-        self._entries: dict[str, _Entry] = {}
-
-    def get(self, key: str) -> RobotsRules | None:
-        """Fresh rules, or None when they must be (re)fetched."""
-        entry = self._entries.get(key)
-        if entry is None or self.clock() >= entry.expires_at:
-            return None
-        return entry.rules
-
-    def peek(self, key: str) -> RobotsRules | None:
-        """The last rules stored, fresh or not."""
-        entry = self._entries.get(key)
-        return entry.rules if entry else None
-
-    def store(self, key: str, rules: RobotsRules) -> RobotsRules:
-        """Store a fetch outcome and return the rules to apply, which are the previous ones when the host has
-        just become unreachable and its last good copy is under 30 days old."""
-        now = self.clock()
-        if _is_unreachable(rules):
-            previous = self._entries.get(key)
-            if previous and not _is_unreachable(previous.rules) and now - previous.fetched_at <= STALE_MAX_SECONDS:
-                previous.expires_at = now + self.unreachable_retry
-                return previous.rules
-            self._entries[key] = _Entry(rules, now, now + self.unreachable_retry)
-            return rules
-        self._entries[key] = _Entry(rules, now, now + self.ttl)
-        return rules
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Crawl-delay as a floor on download slots
-# --------------------------------------------------------------------------------------------------------------
-
-
-def raise_to_floor(slot: Slot, floor: float) -> None:
-    """Make ``slot`` wait at least ``floor`` seconds between requests, whatever its jitter."""
-    if floor <= 0:
-        return
-    if slot.delay < floor:
-        slot.delay = floor
-    if slot.jitter and slot.delay * (1 - slot.jitter) < floor:
-        slot.jitter = 0.0
-
-
-class _SlotFloors:
-    """Crawl-delay floors per download slot; a slot (keyed by host name) may serve several origins."""
-
-    def __init__(self) -> None:
-        self._by_slot: dict[str, dict[str, float]] = {}
-        self._original_settings: dict[str, dict[str, Any] | None] = {}
-
-    def floor(self, slot_key: str | None) -> float:
-        return max(self._by_slot.get(slot_key or "", {}).values(), default=0.0)
-
-    def update(self, downloader: Downloader, slot_key: str, origin: str, delay: float | None) -> None:
-        floors = self._by_slot.setdefault(slot_key, {})
-        if floors.get(origin) == delay:
-            return
-        if delay:
-            floors[origin] = delay
-        else:
-            floors.pop(origin, None)
-        floor = self.floor(slot_key)
-        self._configure_new_slots(downloader, slot_key, floor)
-        slot = downloader.slots.get(slot_key)
-        if slot is not None:
-            raise_to_floor(slot, floor)
-
-    def _configure_new_slots(self, downloader: Downloader, slot_key: str, floor: float) -> None:
-        # DOWNLOAD_SLOTS entries are read when a slot is created, also after the downloader's idle-slot clean-up.
-        per_slot = downloader.per_slot_settings
-        if slot_key not in self._original_settings:
-            original = per_slot.get(slot_key)
-            self._original_settings[slot_key] = dict(original) if original is not None else None
-        original = self._original_settings[slot_key]
-        if floor <= 0:
-            if original is None:
-                per_slot.pop(slot_key, None)
-            else:
-                per_slot[slot_key] = dict(original)
-            return
-        base = dict(original or {})
-        default_delay = float(getattr(downloader, "_delay", 0.0) or 0.0)
-        base["delay"] = max(float(base.get("delay", default_delay)), floor)
-        base["jitter"] = 0.0
-        per_slot[slot_key] = base
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -253,7 +142,7 @@ class RobotsPolicyMiddleware:
             ),
         )
         self._waiters: dict[str, list[Deferred[RobotsRules]]] = {}
-        self._floors = _SlotFloors()
+        self._floors = SlotFloors()
         crawler.signals.connect(self._on_bytes_received, signal=signals.bytes_received)
         # Connected after AutoThrottle's handler (extensions are built before the downloader and its middlewares),
         # so the floor is restored before the downloader reads the slot delay for the next request.
@@ -315,7 +204,7 @@ class RobotsPolicyMiddleware:
         stats = self.crawler.stats
         if not rules.allowed(url, self.bot_token):
             stats.inc_value("winnow/robots/disallowed")
-            unreachable = _is_unreachable(rules)
+            unreachable = is_unreachable(rules)
             if unreachable:
                 stats.inc_value("winnow/robots/unreachable_host")
             request.meta["winnow_skip_reason"] = f"robots.{rules.reason}" if unreachable else "robots.disallowed"
