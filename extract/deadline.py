@@ -16,6 +16,11 @@ plus trafilatura's imports) takes about a second and happens once per process an
 the start-up is waited for without a deadline, so it never counts against a page. The per-call
 cost is pickling the HTML and the result through a pipe (measured by bench/extract_bench.py).
 
+``map(calls, time_limit_s)`` runs many calls with one call queued in the pipe behind the running one,
+so the child never waits for the parent between calls (one ``call`` at a time costs the wake-up of
+both processes per page: about 0.5 ms of a 15 ms page); each call still has its own limit, counted from
+when the child takes it up, and an overrun or a crash costs only the call it happened on.
+
 One worker per process is shared by every caller (``shared_worker``): a Ray task unpickles its step
 anew, but the worker process outlives it and is reused by the next task in the same Ray worker.
 """

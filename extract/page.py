@@ -18,13 +18,13 @@ nearly always data dumps or inlined media, and the parse alone would take second
 Time limit: 20 s by default, about 1,000 times the median page (about 20 ms) and short enough that
 a stuck page costs a batch little; ``time_limit_s=None`` runs in this process with no limit.
 
-Settings (bench/extract_bench.py on ../shared/data/extraction_bench, 60 pages; plain
-``trafilatura.extract``: F1 0.971105). The issue's targets are F1 >= plain and >= 0.9x plain's docs/s
-per core. The default, ``favor_precision=True`` (as issue 5 specifies), gives the best F1 (0.976529) at
-about 0.75-0.85x: it meets the first target, not the second. Trafilatura's balanced mode with its
-readability/jusText comparison (``favor_precision=False``) meets both per core: F1 0.971166 at about
-0.95-0.97x in process (0.85-0.93x through the deadline worker). ``fast=True`` (no comparison) is the fastest
-(about 1.1x) but 0.00004 F1 below plain. The last run is in bench/results/extract_bench.json.
+Settings (bench/extract_bench.py on ../shared/data/extraction_bench, 60 pages, 21 rounds, medians; plain
+``trafilatura.extract``: F1 0.971105). The issue's targets are F1 >= plain and >= 0.9x plain's docs/s. The
+default, ``favor_precision=True`` (as issue 5 specifies), gives the best F1 (0.976529) at 0.92x plain through
+the deadline worker as the step runs it (0.91x one ``extract_page`` call at a time, 0.94x in process), where
+trafilatura's own precision mode runs at 0.86x. Trafilatura's balanced mode with its readability/jusText
+comparison (``favor_precision=False``) gives F1 0.971166 at about 1.06x; ``fast=True`` (no comparison) about
+1.27x, 0.00004 F1 below plain. The last run is in bench/results/extract_bench.json.
 
 Images (extract/images.py, extract/locate.py): each content image gives at most one pair (repeats of
 the same URL on a page are skipped as ``duplicate``); images skipped as ``tracking_pixel``, ``spacer``,
