@@ -286,3 +286,15 @@ def test_parse_srcset() -> None:
 def test_notebook_use_needs_a_url() -> None:
     with pytest.raises(ValueError, match="url"):
         extract_page(fixture("tables.html"), None, time_limit_s=None)
+
+
+def test_underscores_inside_words_are_not_escaped() -> None:
+    body = ("<p>The account olga_n_photo posted the file report_2024_final.pdf from the station TP_615 again, "
+            "where a__b stays one word too.</p>"
+            "<p>Python calls __init__ on every new object; _private names and trailing_ ones keep their escape, "
+            "as does emphasis-like _text_ between spaces, since there an underscore could start emphasis.</p>")
+    html = f"<html><body><article><h1>Names with underscores</h1>{body * 3}</article></body></html>"
+    text = extract_page(html, URL, time_limit_s=None).document.text
+    for word in ("olga_n_photo", "report_2024_final.pdf", "TP_615", "a__b", "trailing\\_ ones"):
+        assert word in text, word
+    assert "\\_\\_init\\_\\_" in text and "\\_private" in text and "\\_text\\_" in text
