@@ -81,8 +81,8 @@ def parse_html(html: str) -> tuple[lxml.html.HtmlElement | None, bool]:
     parser = _parser()
     try:
         tree = lxml.html.fromstring(repair(html, beginning), parser=parser)
-    except ValueError:  # "Unicode strings with encoding declaration are not supported": load_html's case
-        tree = None
+    except (ValueError, etree.LxmlError):  # e.g. "Unicode strings with encoding declaration are not supported"
+        tree = None  # load_html's second parse (from bytes) and its error handling take over
     if tree is not None and len(tree) >= 1 and not (is_dubious_html(beginning) and len(tree) < 2):
         return tree, _too_deep(parser)
     tree = load_html(html)

@@ -54,6 +54,7 @@ def test_fixture_pages_parse_to_load_htmls_tree_and_text(path: Path) -> None:
     "<div><p>two</p></div><div><p>blocks</p></div>",
     "<html/>\n<body><p>self-closed html tag</p></body>",  # repair_faulty_html's case
     "plain text, no markup at all",
+    "<!-- only a comment -->",  # nothing left after comments are removed: lxml raises, load_html copes
     "<html><body>\x00\x0bcontrol characters</body></html>",
     # past REPAIR_SPAN: the repairs near the start, with and without a forbidden character further on
     "<!DOCTYPE html PUBLIC />\n<html><body><p>" + "long page, " * 2_000 + "</p>\n<p>end</p></body></html>",
