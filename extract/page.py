@@ -11,6 +11,8 @@ A page that gives no records raises ``pipelines.step.Drop`` with one of these re
 ``no_html``, ``too_large`` (over ``max_html_bytes`` UTF-8 bytes; detail: the size), ``timeout`` (over
 ``time_limit_s``; the worker is killed and restarted), ``parse_error`` (not parseable, or the parser or
 extractor failed on it: too deep, recursion, a crashed worker), ``no_text``, ``too_short``.
+``extract_pages`` gives these in the page's place instead of raising, plus ``error`` for a page that hit a
+bug (logged), so one page never costs the others.
 
 Size cap: 10 MB by default, half of trafilatura's own ``MAX_FILE_SIZE`` (20,000,000 bytes, settings.cfg,
 which it applies to downloads and decompression, not to HTML handed to it). Pages over 10 MB are
