@@ -152,7 +152,7 @@ def _render_blocks(body: etree._Element) -> tuple[list[str], list[str]]:
         plain.append(body.text)
         markdown.append(_trim_line_ends(body.text).strip())
     for child in list(body):
-        text = "".join(child.itertext())
+        text = etree.tostring(child, method="text", encoding="unicode", with_tail=False)  # its itertext(), joined
         wrapper = etree.Element("body")
         wrapper.append(child)  # moves it: the body is not used afterwards
         rendered = _unescape_intraword(_trim_line_ends(xmltotxt(wrapper, True))).strip()
@@ -200,7 +200,10 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
         flags=["parse_truncated.depth"] if truncated else [],
     )
     body = tree.find("body")
-    lay = layout(body if body is not None else tree, plain)
+    root = body if body is not None else tree
+    if root.find(".//img") is None:
+        return raw  # no image anywhere (noscript included): nothing to place
+    lay = layout(root, plain)
     starts = lay.starts
     for offset, img in content_images(lay):
         after = -1
