@@ -24,9 +24,9 @@ Text: ``favor_precision=True`` by default (issue 5 asks for it; the best F1 on t
 ../shared/STACK-NOTES.md). Precision mode costs trafilatura itself speed: before its readability comparison it
 prunes a copy of the raw tree with its whole discard XPath list, whose EXSLT regex tests call Python's ``re``
 for each candidate element (about 3 ms a page; ``trafilatura.extract(html, favor_precision=True)`` runs at about
-0.85x plain ``trafilatura.extract`` on the benchmark). The pre-stripping above, the parse of extract/parse.py
+0.84x plain ``trafilatura.extract`` on the benchmark). The pre-stripping above, the parse of extract/parse.py
 and the worker's queue (extract/deadline.py) make up for it: winnow's extraction with all three outputs runs at
-about 0.93x plain (numbers in extract/page.py and bench/results/extract_bench.json). ``include_formatting=True``
+about 0.95x plain (numbers in extract/page.py and bench/results/extract_bench.json). ``include_formatting=True``
 so headings, lists and tables come out as Markdown (tables as GFM pipe tables with ``|`` in cells
 escaped; trafilatura leaves a space after each row's last pipe, trimmed here).
 
@@ -79,7 +79,7 @@ class ExtractFailure(Exception):
 
 @dataclass(frozen=True)
 class ExtractOptions:
-    favor_precision: bool = True  # precision mode: best F1; about 0.93x plain trafilatura's speed here
+    favor_precision: bool = True  # precision mode: best F1; about 0.95x plain trafilatura's speed here
     fast: bool = False  # trafilatura's fast mode: no readability/jusText comparison (F1 below plain's)
     include_tables: bool = True
     images_allowed: bool = True  # False (noimageai): content images are counted, never emitted

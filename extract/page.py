@@ -22,11 +22,11 @@ a stuck page costs a batch little; ``time_limit_s=None`` runs in this process wi
 
 Settings (bench/extract_bench.py on ../shared/data/extraction_bench, 60 pages, 21 rounds, medians; plain
 ``trafilatura.extract``: F1 0.971105). The issue's targets are F1 >= plain and >= 0.9x plain's docs/s. The
-default, ``favor_precision=True`` (as issue 5 specifies), gives the best F1 (0.979658) at 0.93x plain through
-the deadline worker as the step runs it (0.90x one ``extract_page`` call at a time, 0.94x in process), where
-trafilatura's own precision mode runs at 0.85x. Trafilatura's balanced mode with its readability/jusText
+default, ``favor_precision=True`` (as issue 5 specifies), gives the best F1 (0.979658) at 0.95x plain through
+the deadline worker as the step runs it (0.90x one ``extract_page`` call at a time, 0.93x in process), where
+trafilatura's own precision mode runs at 0.84x. Trafilatura's balanced mode with its readability/jusText
 comparison (``favor_precision=False``) gives F1 0.974228 at about 1.06x; ``fast=True`` (no comparison) about
-1.30x at F1 0.974124. The last run is in bench/results/extract_bench.json.
+1.31x at F1 0.974124. The last run is in bench/results/extract_bench.json.
 
 Images (extract/images.py, extract/locate.py): each content image gives at most one pair (repeats of
 the same URL on a page are skipped as ``duplicate``); images skipped as ``tracking_pixel``, ``spacer``,

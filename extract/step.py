@@ -10,7 +10,7 @@ without main text has no pairs and no interleaved document either. The framework
 tombstone into the first output kind, so with ``text`` switched off the drops are counted in
 out/image_text (or out/interleaved), as thin rows with the page's identity and ``dropped_by``.
 
-Settings: ``favor_precision: true`` by default (best F1, about 0.93x plain trafilatura's speed);
+Settings: ``favor_precision: true`` by default (best F1, about 0.95x plain trafilatura's speed);
 ``favor_precision: false`` for trafilatura's balanced mode (F1 between plain's and the default's at about 1.06x
 its speed), and
 ``fast: true`` on top for more speed at a little F1 (extract/page.py; numbers in
