@@ -12,10 +12,9 @@ out/image_text (or out/interleaved), as thin rows with the page's identity and `
 
 Settings: ``favor_precision: true`` by default (best F1, about 0.95x plain trafilatura's speed);
 ``favor_precision: false`` for trafilatura's balanced mode (F1 between plain's and the default's at about 1.06x
-its speed), and
-``fast: true`` on top for more speed at a little F1 (extract/page.py; numbers in
-bench/results/extract_bench.json). Each batch goes through the extraction worker in one go
-(``extract_pages``): the worker takes up the next page as soon as it has answered one.
+its speed), and ``fast: true`` on top for more speed at a little F1 (extract/page.py; numbers in
+bench/results/extract_bench.json). Each batch goes through the extraction worker in one go (``extract_pages``):
+the worker takes up the next page as soon as it has answered one.
 
 LLM-assisted extraction (``llm: {...}``, extract/llm.py; the shorthands ``llm: local`` and
 ``llm: http://host:port/v1`` mean ``{endpoint: local}`` and ``{endpoint: <url>}``): the step builds

@@ -298,3 +298,14 @@ def test_underscores_inside_words_are_not_escaped() -> None:
     for word in ("olga_n_photo", "report_2024_final.pdf", "TP_615", "a__b", "trailing\\_ ones"):
         assert word in text, word
     assert "\\_\\_init\\_\\_" in text and "\\_private" in text and "\\_text\\_" in text
+
+
+def test_loose_text_before_the_first_block_is_a_paragraph_like_the_others() -> None:
+    from lxml import etree
+
+    from extract.core import _render_blocks
+
+    body = etree.fromstring("<body>Loose words about file_name_v2 first.<p>A *real* paragraph.</p></body>")
+    plain, markdown = _render_blocks(body)
+    assert plain == ["Loose words about file_name_v2 first.", "A *real* paragraph."]
+    assert markdown == ["Loose words about file_name_v2 first.", "A \\*real\\* paragraph."]
