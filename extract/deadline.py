@@ -76,7 +76,14 @@ def serve(read_fd: int, write_fd: int, target: str) -> None:
     inbox = Connection(read_fd, writable=False)
     conn = Connection(write_fd, readable=False)
     module, _, name = target.partition(":")
-    fn = getattr(importlib.import_module(module), name)
+    loaded = importlib.import_module(module)
+    fn = getattr(loaded, name)
+    warm_up = getattr(loaded, "warm_up", None)
+    if warm_up is not None:
+        # what every call needs once per process (models, their libraries) is loaded before "ready", so that no
+        # page's time limit pays for it; a failure here is left for the calls to report
+        with contextlib.suppress(Exception):
+            warm_up()
     conn.send(("ready", None))
     while True:
         try:
@@ -133,6 +140,8 @@ class DeadlineWorker:
         root = str(Path(__file__).resolve().parent.parent)  # the folder holding the extract package
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))
+        # the child works one call at a time: OpenMP thread pools (scikit-learn's tree walk) only contend there
+        env.setdefault("OMP_NUM_THREADS", "1")
         code = f"from extract.deadline import serve; serve({to_child_r}, {from_child_w}, {self.target!r})"
         try:
             proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(to_child_r, from_child_w), env=env,

@@ -22,6 +22,18 @@ Skip reasons (``skip_reason``), checked in this order; thresholds are winnow's c
   side at most ``ICON_MAX_SIDE`` (48 px: favicons and emoji are drawn at 16-32 px, social buttons at <= 48);
   or an alt that is just the site's name (its logo or wordmark);
 - ``no_alt``: missing/empty alt, or an alt that is only a file name (``filters.image_alt.is_filename``).
+
+Before those, extract/core.py counts an image as ``furniture`` when an ancestor is page furniture
+(``is_furniture``: ``aside``/``nav``/``footer``, a ``header`` outside ``article``/``main``, or a class/id such as
+``sidebar``, ``related``, ``share``, ``newsletter``, ``comments``): it sits beside the kept text but belongs to the
+page's frame.
+
+Captions (``caption_of``): the caption of the frame the image sits in, up to ``_FIGURE_LEVELS`` levels up:
+``<figcaption>`` of a ``<figure>``; docutils/Sphinx ``div.figure`` with ``p.caption``/``span.caption-text``;
+WordPress ``wp-caption``/``wp-block-image`` with ``wp-caption-text``/``wp-element-caption``; Wikipedia's
+``thumbcaption``; and caption-classed elements in the other figure-like containers of ``_FIGURE_CLASSES``.
+Permalink glyphs (Sphinx's ``¶`` in the caption) are left out. A frame holding several images is a gallery, and
+none of its images takes its caption.
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from extract.cleanup import clean_heading_text, is_permalink
 from filters.image_alt import is_filename
 
 ICON_MAX_SIDE = 48
@@ -231,6 +244,35 @@ def skip_reason(img: etree._Element, source: ImageSource, alt: str | None, siten
     return None
 
 
+# not <form>: ASP.NET pages wrap the whole page in one
+_FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
+_FURNITURE = re.compile(
+    r"(?:^|[\s_-])(?:sidebar|side-bar|related|recommend\w*|promo\w*|advert\w*|ads?|adslot|sponsor\w*|share|sharing|"
+    r"social|newsletter|subscribe|comments?|widget|outbrain|taboola|popular|trending|teaser|footer|nav|navbar|"
+    r"menu|breadcrumbs?|masthead)(?:$|[\s_-])",
+    re.IGNORECASE,
+)
+
+
+def is_furniture(img: etree._Element) -> bool:
+    """Whether an ancestor of ``img`` is navigation, a sidebar, a share bar or similar."""
+    node = img.getparent()
+    chain: list[etree._Element] = []
+    while node is not None and node.tag not in ("body", "html"):
+        chain.append(node)
+        node = node.getparent()
+    in_article = any(n.tag in ("article", "main") for n in chain)
+    for n in chain:
+        tag = n.tag
+        if tag in _FURNITURE_TAGS or (tag == "header" and not in_article):
+            return True
+        marks = n.get("class"), n.get("id"), n.get("role")
+        for mark in marks:
+            if mark and _FURNITURE.search(mark):
+                return True
+    return False
+
+
 def clean_alt(img: etree._Element) -> str | None:
     alt = img.get("alt")
     if alt is None:
@@ -239,20 +281,54 @@ def clean_alt(img: etree._Element) -> str | None:
     return alt or None
 
 
+# containers that frame one image and its caption: HTML's <figure>, docutils/Sphinx ``div.figure``, WordPress's
+# ``wp-caption`` and ``wp-block-image``, and the class names themes give the same thing
+_FIGURE_CLASSES = frozenset({"figure", "wp-caption", "wp-block-image", "image-with-caption", "captioned-image",
+                             "figure-container", "media-figure", "img-figure", "thumbcaption", "thumbinner"})
+# the caption inside such a container: <figcaption>, docutils' ``p.caption`` / ``span.caption-text``, WordPress's
+# ``wp-caption-text``/``wp-element-caption``, Wikipedia's ``thumbcaption``, and the usual theme names
+_CAPTION_CLASSES = frozenset({"caption", "caption-text", "wp-caption-text", "wp-element-caption", "figure-caption",
+                              "image-caption", "img-caption", "thumbcaption", "figcaption"})
+_FIGURE_LEVELS = 4  # img > a > div.figure-inner > div.figure: how far up a frame is looked for
+
+
+def _classes(el: etree._Element) -> set[str]:
+    cls = el.get("class")
+    return set(cls.split()) if cls else set()
+
+
+def _caption_text(el: etree._Element) -> str | None:
+    parts: list[str] = []
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, node in walker:
+        if event == "start":
+            if node is not el and node.tag == "a" and is_permalink(node):
+                walker.skip_subtree()  # Sphinx puts a ¶ permalink inside the caption paragraph
+            elif isinstance(node.tag, str) and node.text:
+                parts.append(node.text)
+        elif node is not el and node.tail:
+            parts.append(node.tail)
+    text = clean_heading_text(" ".join(" ".join(parts).split()))
+    return text or None
+
+
 def caption_of(img: etree._Element) -> str | None:
-    """The ``<figcaption>`` of the nearest enclosing ``<figure>`` (or a WordPress ``wp-caption`` box)."""
+    """The caption of the frame ``img`` sits in: ``<figcaption>`` of a ``<figure>``, docutils/Sphinx
+    ``p.caption``/``span.caption-text`` in ``div.figure``, WordPress ``wp-caption-text``, or a caption-classed
+    element in another figure-like container (``_FIGURE_CLASSES``); permalink glyphs (``¶``) left out. A frame
+    holding several images is a gallery, not one image's frame: no caption is taken from it."""
     node = img.getparent()
-    while node is not None and node.tag not in ("body", "html"):
-        if node.tag == "figure":
-            for child in node.iter("figcaption"):
-                text = " ".join(" ".join(child.itertext()).split())
-                return text or None
+    for _ in range(_FIGURE_LEVELS):
+        if node is None or node.tag in ("body", "html"):
             return None
-        if "wp-caption" in (node.get("class") or ""):
+        if node.tag == "figure" or _classes(node) & _FIGURE_CLASSES:
+            if sum(1 for _ in node.iter("img")) > 1:
+                return None
             for child in node.iter():
-                if "wp-caption-text" in (child.get("class") or ""):
-                    text = " ".join(" ".join(child.itertext()).split())
-                    return text or None
+                if child is img or not isinstance(child.tag, str):
+                    continue
+                if child.tag == "figcaption" or _classes(child) & _CAPTION_CLASSES:
+                    return _caption_text(child)
             return None
         node = node.getparent()
     return None

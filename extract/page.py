@@ -20,20 +20,20 @@ nearly always data dumps or inlined media, and the parse alone would take second
 Time limit: 20 s by default, about 1,000 times the median page (about 20 ms) and short enough that
 a stuck page costs a batch little; ``time_limit_s=None`` runs in this process with no limit.
 
-Settings (bench/extract_bench.py on ../shared/data/extraction_bench, 60 pages, 21 rounds, medians; plain
-``trafilatura.extract``: F1 0.971105). The issue's targets are F1 >= plain and >= 0.9x plain's docs/s. The
-default, ``favor_precision=True`` (as issue 5 specifies), gives the best F1 (0.979658) at 0.95x plain through
-the deadline worker as the step runs it (0.90x one ``extract_page`` call at a time, 0.93x in process), where
-trafilatura's own precision mode runs at 0.84x. Trafilatura's balanced mode with its readability/jusText
-comparison (``favor_precision=False``) gives F1 0.974228 at about 1.06x; ``fast=True`` (no comparison) about
-1.31x at F1 0.974124. The last run is in bench/results/extract_bench.json.
+Settings: ``selector="model"`` (the default) lets the block classifier choose the main-content blocks
+(extract/core.py, extract/select.py), ``selector="trafilatura"`` keeps trafilatura's own choice (then
+``favor_precision``/``fast`` set trafilatura's mode); ``threshold`` overrides the model's per-page-type thresholds.
+Figures (WCXB's seven page types, the 60-article benchmark, speed) are in the README and come from
+bench/extract_bench.py.
 
-Images (extract/images.py, extract/locate.py): each content image gives at most one pair (repeats of
-the same URL on a page are skipped as ``duplicate``); images skipped as ``tracking_pixel``, ``spacer``,
-``icon``, ``data_uri`` or ``no_src`` also stay out of the interleaved document, while ``no_alt``
-images stay in it (an interleaved document needs the image, not its alt). Every skip is counted in
-``Extraction.skipped_images`` and as one ``image_skipped.<reason>`` flag per image on the Document.
-On a ``noimageai`` page (``Page.images_allowed is False``) no image is emitted anywhere and each
+Images (extract/images.py, extract/core.py ``content_images``): the content images are those next to or inside
+the kept blocks; each gives at most one pair (repeats of the same URL on a page are skipped as ``duplicate``),
+or is counted under its skip reason (``furniture`` for share bars, sidebars and page headers, then the reasons of
+extract/images.py), so pairs + counted skips = ``Extraction.content_images``; images skipped as
+``tracking_pixel``, ``spacer``, ``furniture``, ``icon``, ``data_uri`` or ``no_src`` also stay out of the
+interleaved document, while ``no_alt`` images stay in it (an interleaved document needs the image, not its
+alt). Every skip is counted in ``Extraction.skipped_images`` and as one ``image_skipped.<reason>`` flag per image
+on the Document. On a ``noimageai`` page (``Page.images_allowed is False``) no image is emitted anywhere and each
 content image is flagged ``image_skipped.noimageai`` (once per image, so the metric counts images).
 
 A page nested deeper than libxml2's 256 levels is parsed up to that depth: with text before it, the
@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from extract.core import ExtractFailure, ExtractOptions, RawExtraction, extract_raw
+from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
 from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, shared_worker
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
@@ -75,11 +75,14 @@ class Extraction:
     """The three outputs of one page; unpacks as ``(document, image_pairs, interleaved)``."""
 
     def __init__(self, document: Document, image_pairs: list[ImageTextPair], interleaved: InterleavedDoc,
-                 skipped_images: dict[str, int]) -> None:
+                 skipped_images: dict[str, int], content_images: int | None = None) -> None:
         self.document = document
         self.image_pairs = image_pairs
         self.interleaved = interleaved
         self.skipped_images = skipped_images
+        # images found next to or inside the kept blocks: each is a pair or a counted skip
+        self.content_images = (len(image_pairs) + sum(skipped_images.values()) if content_images is None
+                               else content_images)
 
     @property
     def flags(self) -> list[str]:
@@ -99,6 +102,22 @@ def utf8_size(html: str, cap: int) -> int:
     if len(html) * 4 <= cap:
         return len(html)  # a lower bound, and certainly under the cap
     return len(html.encode("utf-8", "surrogatepass"))
+
+
+_WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav><main><article>"
+                 "<h1>Warm-up</h1>" + "<p>One page through every stage, so that the modules each stage imports on "
+                 "first use and the models are loaded before the first real page starts its clock.</p>" * 4 +
+                 "<pre><code class='language-python'>x = 1</code></pre><table><tr><th>a</th><th>b</th></tr>"
+                 "<tr><td>1</td><td>2</td></tr></table><img src='/a.jpg' alt='a picture of the warm-up'>"
+                 "</article></main></body></html>")
+
+
+def warm_up() -> None:
+    """One small page through the whole extraction: loads the models and the modules that stages import on first use
+    (htmldate and its date parsers take seconds on a cold start). extract/deadline.py calls this in a new worker
+    before its first page, so that no page's time limit pays for it."""
+    for selector in SELECTORS:
+        extract_raw(_WARM_UP_PAGE, "https://warm-up.invalid/", ExtractOptions(selector=selector))
 
 
 def extract_html(html: str | bytes, url: str | None, options: ExtractOptions, content_type: str | None,
@@ -236,12 +255,13 @@ def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
         sitename=raw.sitename,
         html_lang=raw.html_lang,
         canonical_url=raw.canonical_url,
-        extracted_by="trafilatura",
+        page_type=raw.page_type,
+        extracted_by=raw.extracted_by,
         extract_flags=flags,
     )
     interleaved = InterleavedDoc(**{**ident, "policy_signals": list(ident["policy_signals"])},
                                  title=raw.title, segments=ordered)
-    return Extraction(document, pairs, interleaved, dict(skipped))
+    return Extraction(document, pairs, interleaved, dict(skipped), len(raw.images))
 
 
 def _prepare(html: str | bytes | None, url: str | None, page: Page | None, options: dict[str, Any]
@@ -257,7 +277,8 @@ def _prepare(html: str | bytes | None, url: str | None, page: Page | None, optio
     images_allowed = options["images_allowed"]
     if images_allowed is None:
         images_allowed = page is None or page.images_allowed is not False
-    extract_options = ExtractOptions(favor_precision=options["favor_precision"], fast=options["fast"],
+    extract_options = ExtractOptions(selector=options["selector"], threshold=options["threshold"],
+                                     favor_precision=options["favor_precision"], fast=options["fast"],
                                      include_tables=options["include_tables"], images_allowed=images_allowed)
     content_type = options["content_type"] if options["content_type"] is not None else (
         page.content_type if page is not None else None)
@@ -270,12 +291,31 @@ def _finish(raw: RawExtraction, ident: dict[str, Any], min_chars: int) -> Extrac
     return build_records(raw, ident)
 
 
+def check_selection(selector: str, threshold: float | None, favor_precision: bool, fast: bool) -> None:
+    """Refuse settings that do not go together (a clear error before any work)."""
+    if selector not in SELECTORS:
+        raise ValueError(f"selector must be one of {list(SELECTORS)}, got {selector!r}")
+    if threshold is not None:
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 < threshold < 1:
+            raise ValueError(f"threshold must be a probability between 0 and 1 (exclusive) or null, got {threshold!r}")
+        if selector != "model":
+            raise ValueError("threshold applies to selector: model only")
+    for name, value in (("favor_precision", favor_precision), ("fast", fast)):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be a bool, got {value!r}")
+        if value and selector != "trafilatura":
+            raise ValueError(f"{name} sets trafilatura's own selection and applies to selector: trafilatura only "
+                             "(the block model always reads trafilatura's verdicts in the mode it was trained on)")
+
+
 def extract_page(
     html: str | bytes | None,
     url: str | None,
     *,
     page: Page | None = None,
-    favor_precision: bool = True,
+    selector: str = "model",
+    threshold: float | None = None,
+    favor_precision: bool = False,
     fast: bool = False,
     include_tables: bool = True,
     min_chars: int = 1,
@@ -290,9 +330,11 @@ def extract_page(
     trades F1 for speed, ``fast=True`` more of it (module docstring). ``content_type`` (the HTTP header,
     for decoding bytes) defaults to the page's.
     """
+    check_selection(selector, threshold, favor_precision, fast)
     ident, args = _prepare(html, url, page, dict(
-        favor_precision=favor_precision, fast=fast, include_tables=include_tables, max_html_bytes=max_html_bytes,
-        images_allowed=images_allowed, content_type=content_type))
+        selector=selector, threshold=threshold, favor_precision=favor_precision, fast=fast,
+        include_tables=include_tables, max_html_bytes=max_html_bytes, images_allowed=images_allowed,
+        content_type=content_type))
     [answer] = run_extractions([args], time_limit_s)
     if isinstance(answer, Exception):
         raise _as_drop(answer, time_limit_s)
@@ -302,7 +344,9 @@ def extract_page(
 def extract_pages(
     pages: Iterable[Page | tuple[str | bytes | None, str]],
     *,
-    favor_precision: bool = True,
+    selector: str = "model",
+    threshold: float | None = None,
+    favor_precision: bool = False,
     fast: bool = False,
     include_tables: bool = True,
     min_chars: int = 1,
@@ -317,8 +361,10 @@ def extract_pages(
     has answered one (about 0.5 ms a page faster than one ``extract_page`` call per page), each page
     still under its own ``time_limit_s``. This is what ``ExtractPage`` runs on each batch.
     """
-    options = dict(favor_precision=favor_precision, fast=fast, include_tables=include_tables,
-                   max_html_bytes=max_html_bytes, images_allowed=None, content_type=None)
+    check_selection(selector, threshold, favor_precision, fast)
+    options = dict(selector=selector, threshold=threshold, favor_precision=favor_precision, fast=fast,
+                   include_tables=include_tables, max_html_bytes=max_html_bytes, images_allowed=None,
+                   content_type=None)
     results: list[Extraction | Drop | None] = []
     idents: list[dict[str, Any]] = []
     calls: list[tuple[Any, ...]] = []

@@ -10,11 +10,13 @@ without main text has no pairs and no interleaved document either. The framework
 tombstone into the first output kind, so with ``text`` switched off the drops are counted in
 out/image_text (or out/interleaved), as thin rows with the page's identity and ``dropped_by``.
 
-Settings: ``favor_precision: true`` by default (best F1, about 0.95x plain trafilatura's speed);
-``favor_precision: false`` for trafilatura's balanced mode (F1 between plain's and the default's at about 1.06x
-its speed), and ``fast: true`` on top for more speed at a little F1 (extract/page.py; numbers in
-bench/results/extract_bench.json). Each batch goes through the extraction worker in one go (``extract_pages``):
-the worker takes up the next page as soon as it has answered one.
+Settings: ``selector: model`` by default: the block classifier of extract/select.py chooses the main-content
+blocks (WCXB's seven page types, figures in the README); ``selector: trafilatura`` keeps the blocks trafilatura's
+own extraction keeps (``favor_precision`` and ``fast`` then set trafilatura's mode; with the model they are refused,
+since the model reads trafilatura's verdicts in the mode it was trained on); ``threshold`` overrides the model's
+per-page-type thresholds. A missing or stale model file is an error when the step is built. Each batch goes through
+the extraction worker in one go (``extract_pages``): the worker takes up the next page as soon as it has answered
+one.
 
 LLM-assisted extraction (``llm: {...}``, extract/llm.py; the shorthands ``llm: local`` and
 ``llm: http://host:port/v1`` mean ``{endpoint: local}`` and ``{endpoint: <url>}``): the step builds
@@ -25,7 +27,7 @@ runs the rule-based extraction for every page, asks ``plan(url, chars)`` for eac
 text or was dropped as ``no_text`` (the fallback route may rescue it; ``min_chars`` is applied after the LLM),
 runs all jobs of the batch in one ``run()``, and applies the outcomes: a non-None ``text`` replaces
 the document text (``extracted_by="llm_select"``), ``structured`` becomes ``Document.structured``
-(JSON), flags are appended to ``extract_flags``. A failed LLM call leaves the trafilatura result.
+(JSON), flags are appended to ``extract_flags``. A failed LLM call leaves the rule-based result.
 A page rescued from ``no_text`` has no images and an interleaved document of its paragraphs.
 
 Without ``llm`` the step needs no per-process set-up, so Ray runs it as plain tasks; the extraction
@@ -38,7 +40,14 @@ import contextlib
 import json
 from typing import Any
 
-from extract.page import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, Extraction, extract_page, extract_pages
+from extract.page import (
+    DEFAULT_MAX_HTML_BYTES,
+    DEFAULT_TIME_LIMIT_S,
+    Extraction,
+    check_selection,
+    extract_page,
+    extract_pages,
+)
 from filters.text import check_number
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
@@ -73,7 +82,9 @@ class ExtractPage(Step):
     def __init__(
         self,
         outputs: list[str] | None = None,
-        favor_precision: bool = True,
+        selector: str = "model",
+        threshold: float | None = None,
+        favor_precision: bool = False,
         fast: bool = False,
         include_tables: bool = True,
         min_chars: int = 1,
@@ -89,8 +100,11 @@ class ExtractPage(Step):
             raise ValueError(f"outputs: unknown output(s) {unknown}; known: {list(OUTPUT_KINDS)}")
         if len(set(outputs)) != len(outputs):
             raise ValueError(f"outputs: each output may appear once, got {outputs!r}")
-        _check_bool("favor_precision", favor_precision)
-        _check_bool("fast", fast)
+        check_selection(selector, threshold, favor_precision, fast)
+        if selector == "model":
+            from extract.select import shipped_model
+
+            shipped_model()  # a missing or stale model file is a clear error at start-up, not one on every page
         _check_bool("include_tables", include_tables)
         check_number("min_chars", min_chars, 0, integer=True)
         check_number("max_html_bytes", max_html_bytes, 1, integer=True)
@@ -102,6 +116,8 @@ class ExtractPage(Step):
         self.outputs = [o for o in OUTPUT_KINDS if o in outputs]
         self.output_kinds = tuple(OUTPUT_KINDS[o] for o in self.outputs)
         self.output_kind = self.output_kinds[0]
+        self.selector = selector
+        self.threshold = float(threshold) if threshold is not None else None
         self.favor_precision = favor_precision
         self.fast = fast
         self.include_tables = include_tables
@@ -135,7 +151,8 @@ class ExtractPage(Step):
 
     # -- extraction ----------------------------------------------------------------------
     def _settings(self, min_chars: int) -> dict[str, Any]:
-        return dict(favor_precision=self.favor_precision, fast=self.fast, include_tables=self.include_tables,
+        return dict(selector=self.selector, threshold=self.threshold, favor_precision=self.favor_precision,
+                    fast=self.fast, include_tables=self.include_tables,
                     min_chars=min_chars, max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
 
     def _records(self, extraction: Extraction) -> list[Any]:

@@ -108,7 +108,9 @@ class Document:
     sitename: str | None = None
     html_lang: str | None = None  # <html lang>, as declared (not the detected ``lang``)
     canonical_url: str | None = None
-    extracted_by: str | None = None  # "trafilatura" | "llm_select": which extractor produced ``text``
+    # extract/page_type.py: article, forum, product, collection, listing, documentation or service
+    page_type: str | None = None
+    extracted_by: str | None = None  # "winnow" (block model) | "trafilatura" | "llm_select": what chose ``text``
     # Events of extraction, one string per event, counted into stats.json metrics
     # ("extract_flags.<value>"): skipped images by reason, LLM fallbacks, ungrounded values dropped, ...
     extract_flags: list[str] = field(default_factory=list)
@@ -131,6 +133,7 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("sitename", pa.string()),
         pa.field("html_lang", pa.string()),
         pa.field("canonical_url", pa.string()),
+        pa.field("page_type", pa.string()),
         pa.field("extracted_by", pa.string()),
         pa.field("extract_flags", pa.list_(pa.string())),
         pa.field("structured", pa.large_string()),

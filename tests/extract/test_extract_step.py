@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from extract.page import extract_page
 from extract.step import ExtractPage
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, from_table, kind_of, to_table
 from pipelines.step import Drop
@@ -83,8 +84,12 @@ def test_bad_arguments_fail_at_construction(kwargs: dict[str, Any], arg: str) ->
 def test_drops_by_reason() -> None:
     step = make(min_chars=200, max_html_bytes=50_000, time_limit_s=5)
     deep = "<html><body>" + "<div>" * 3000 + "x" + "</div>" * 3000 + "</body></html>"
-    short = "<html><body><article><p>Only a short note on the tide today.</p></article></body></html>"
-    pages = [page("ok"), page("nohtml", html=None), page("empty", html=EMPTY), page("short", html=short),
+    # a real page with little text: kept by the block model, then too short for min_chars (a bare <h1> and one
+    # sentence with nothing around them reads to the model like an app shell, and is dropped as no_text)
+    short = ("<html><head><title>Tide note | River Log</title></head><body><header><a href='/'>River Log</a></header>"
+             "<main><article><h1>Tide note</h1><p>The tide came in early today, and the harbour wall was wet by noon. "
+             "The otters stayed away until dusk.</p></article></main><footer>River Log</footer></body></html>")
+    pages = [page("ok"), page("nohtml", html=None), page("empty", html=EMPTY), page("2024/03/tide-note", html=short),
              page("big", html="<html><body>" + "<p>word</p>" * 10_000 + "</body></html>"),
              page("deep", html=deep), page("after", html=TABLES)]
     results = step.process_batch(pages)
@@ -99,14 +104,16 @@ def test_timeout_is_a_drop_and_the_batch_continues() -> None:
     step = make(time_limit_s=0.05)
     results = step.process_batch([page("slow", html=big), page("next", html=TABLES)])
     assert isinstance(results[0], Drop) and results[0].reason == "timeout"
-    assert isinstance(results[1], list) and "| Monday | 4.2 m |" in results[1][0].text
+    assert isinstance(results[1], list) and "harbour office publishes the heights" in results[1][0].text
 
 
 def test_noimageai_page_gives_no_pairs_and_text_only_interleaved() -> None:
     out = make().process(page(images_allowed=False))
     assert [type(r).__name__ for r in out] == ["Document", "InterleavedDoc"]
     assert all(s.kind == "text" for s in out[1].segments)
-    assert out[0].extract_flags.count("image_skipped.noimageai") == 11
+    # one flag per content image, as many as the same page gives pairs and counted skips with images allowed
+    found = extract_page(ARTICLE, page().url, time_limit_s=None).content_images
+    assert out[0].extract_flags.count("image_skipped.noimageai") == found >= 11
 
 
 def test_step_pickles_and_runs_as_tasks_without_llm() -> None:
@@ -226,7 +233,8 @@ def test_llm_shorthand_strings_name_the_endpoint(fake_llm: types.ModuleType, sho
 
 def test_llm_outcomes_are_applied_per_page(fake_llm: types.ModuleType) -> None:
     step = make(llm={"endpoint": "local", "fallback_min_chars": 100}, min_chars=10)
-    short = "<html><body><article><p>Only a short note on the tide today.</p></article></body></html>"
+    short = ("<html><head><title>Tide note</title></head><body><main><article><h1>Tide note</h1><p>The tide came in "
+             "early today, and the harbour wall was wet by noon.</p></article></main></body></html>")
     pages = [
         page("article"),  # long: no plan
         page("recipe/otter-pie"),  # routed: schema
@@ -242,10 +250,10 @@ def test_llm_outcomes_are_applied_per_page(fake_llm: types.ModuleType) -> None:
     assert llm.calls[0][1].html == short
 
     article, recipe, short_out, empty_out, failed, nohtml = results
-    assert article[0].extracted_by == "trafilatura" and article[0].structured is None
+    assert article[0].extracted_by == "winnow" and article[0].structured is None
 
     doc = recipe[0]
-    assert doc.extracted_by == "trafilatura" and "Otters return" in doc.text  # schema mode keeps the text
+    assert doc.extracted_by == "winnow" and "Eurasian otters have been recorded" in doc.text  # schema mode keeps text
     assert json.loads(doc.structured) == {"name": "Otter pie", "servings": 4}
     assert doc.extract_flags[-2:] == ["llm_schema.recipe", "llm_ungrounded"]
 
@@ -262,11 +270,11 @@ def test_llm_outcomes_are_applied_per_page(fake_llm: types.ModuleType) -> None:
     assert isinstance(nohtml, Drop) and nohtml.reason == "no_html"
 
 
-def test_llm_failure_keeps_the_trafilatura_text(fake_llm: types.ModuleType) -> None:
+def test_llm_failure_keeps_the_rule_based_text(fake_llm: types.ModuleType) -> None:
     step = make(llm={"endpoint": "local", "fallback_min_chars": 10_000})
     (result,) = step.process_batch([page("fail")])
     doc = result[0]
-    assert doc.extracted_by == "trafilatura" and doc.text.startswith("# Otters return to the river")
+    assert doc.extracted_by == "winnow" and "Eurasian otters have been recorded" in doc.text
     assert doc.extract_flags[-1] == "llm_fallback.timeout"
 
 

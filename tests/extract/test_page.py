@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from extract import Extraction, extract_page, extract_pages
 from extract.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
@@ -16,6 +17,7 @@ from pipelines.step import Drop
 
 FIXTURES = Path(__file__).parent / "fixtures"
 URL = "https://river.example/nature/otters?ref=home"
+HEADLINE = "# Otters return to the river\n\n"
 
 
 def fixture(name: str) -> str:
@@ -37,8 +39,10 @@ def test_unpacks_into_three_outputs_sharing_the_page_id(otters: Extraction) -> N
 
 def test_document_text_and_metadata(otters: Extraction) -> None:
     doc = otters.document
-    lines = doc.text.splitlines()
-    assert lines[0] == "# Otters return to the river"
+    # the headline sits at the block model's threshold (WCXB's ground truths keep it on some sites, not on
+    # others): it may open the text, and nothing else may
+    lines = doc.text.removeprefix(HEADLINE).splitlines()
+    assert lines[0].startswith("After three decades of absence, Eurasian otters")
     assert "## How the survey worked" in lines
     assert "- Twelve camera traps at river bends" in lines
     assert "- Water level logged at every visit" in lines
@@ -49,7 +53,8 @@ def test_document_text_and_metadata(otters: Extraction) -> None:
         "Otters return to the river", "Maria Keller", "2024-05-14", "Riverside Journal")
     assert doc.html_lang == "en-GB"
     assert doc.canonical_url == "https://river.example/nature/otters-return"
-    assert doc.extracted_by == "trafilatura"
+    assert doc.extracted_by == "winnow"
+    assert doc.page_type == "article"
 
 
 def test_image_pairs_with_srcset_lazy_picture_and_captions(otters: Extraction) -> None:
@@ -74,7 +79,9 @@ def test_image_pairs_with_srcset_lazy_picture_and_captions(otters: Extraction) -
 
 
 def test_skipped_images_are_counted_by_reason(otters: Extraction) -> None:
-    assert otters.skipped_images == {
+    # with the headline kept, the masthead logo beside it is a content image, skipped as furniture
+    furniture = {"furniture": 1} if otters.document.text.startswith(HEADLINE) else {}
+    assert otters.skipped_images == furniture | {
         "spacer": 1,  # spacer.gif
         "tracking_pixel": 1,  # 1x1 pixel.gif
         "icon": 2,  # emoji class, sprite container
@@ -84,17 +91,20 @@ def test_skipped_images_are_counted_by_reason(otters: Extraction) -> None:
     }
     flags = otters.document.extract_flags
     assert flags.count("image_skipped.icon") == 2 and flags.count("image_skipped.no_alt") == 2
-    assert len(flags) == 8
+    assert len(flags) == 8 + len(furniture)
+    # every image found beside or inside the kept blocks is a pair or a counted skip
+    assert otters.content_images == len(otters.image_pairs) + sum(otters.skipped_images.values()) == 11 + len(furniture)
     urls = {p.image_url for p in otters.image_pairs}
-    # sidebar, footer and header images are not content images at all (not even counted)
+    # sidebar and footer images are stripped with their furniture; the header logo is not next to kept text
     assert not any(word in u for u in urls for word in ("ad-banner", "footer-badge", "riverside-logo"))
 
 
 def test_interleaved_keeps_reading_order(otters: Extraction) -> None:
     segs = otters.interleaved.segments
+    if segs[0].text == HEADLINE.strip():  # the headline at the threshold (test_document_text_and_metadata)
+        segs = segs[1:]
     kinds = [(s.kind, (s.text or s.image_url or "")[:30]) for s in segs]
     assert kinds == [
-        ("text", "# Otters return to the river"),
         ("text", "After three decades of absence"),
         ("image", "https://river.example/img/otte"),
         ("text", "The footage shows at least two"),
@@ -108,8 +118,8 @@ def test_interleaved_keeps_reading_order(otters: Extraction) -> None:
         ("image", "https://river.example/img/bank"),
         ("text", "The survey will continue next "),
     ]
-    assert segs[2].alt == "An otter on a mossy stone at dusk"
-    assert segs[11].alt is None
+    assert segs[1].alt == "An otter on a mossy stone at dusk"
+    assert segs[10].alt is None
     assert otters.interleaved.title == "Otters return to the river"
 
 
@@ -117,15 +127,16 @@ def test_table_as_markdown_with_escaped_pipes() -> None:
     doc, pairs, interleaved = extract_page(fixture("tables.html"), "https://tides.example/t", time_limit_s=None)
     table = "\n".join([
         "| Day | High water | Note |",
-        "|---|---|---|",
+        "| --- | --- | --- |",
         "| Monday | 4.2 m | spring \\| bar closed |",
         "| Tuesday | 3.9 m | neap |",
     ])
     assert table in doc.text
     assert pairs == []
-    # an image-less page still has an interleaved document, text only; the table is one segment
-    assert [s.kind for s in interleaved.segments] == ["text"] * 4
-    assert interleaved.segments[2].text == table
+    # an image-less page still has an interleaved document, text only; the table is one segment (the headline
+    # is the title, not body text, as in WCXB's ground truth)
+    assert [s.kind for s in interleaved.segments] == ["text"] * 3
+    assert interleaved.segments[1].text == table
 
 
 def test_include_tables_false() -> None:
@@ -148,6 +159,14 @@ def test_non_utf8_bytes_are_decoded(name: str, title: str, phrase: str, lang: st
     assert doc.html_lang == lang
 
 
+def test_pages_in_scripts_outside_the_training_data_take_trafilaturas_choice() -> None:
+    # WCXB (the block model's training data) has no Chinese, Japanese or Korean page: there trafilatura decides
+    ja = extract_page((FIXTURES / "kyoto_shift_jis.html").read_bytes(), "https://x.example/k", time_limit_s=None)
+    assert (ja.document.extracted_by, ja.flags) == ("trafilatura", ["fallback_trafilatura.script"])
+    ru = extract_page((FIXTURES / "volga_cp1251.html").read_bytes(), "https://x.example/v", time_limit_s=None)
+    assert (ru.document.extracted_by, ru.flags) == ("winnow", [])
+
+
 def test_page_identity_and_noimageai() -> None:
     fetched = datetime(2025, 1, 2, 3, 4, tzinfo=UTC)
     page = Page(id="pg1", url=URL, source="crawl.warc.gz:77", fetched_at=fetched, training_allowed=True,
@@ -160,8 +179,9 @@ def test_page_identity_and_noimageai() -> None:
     assert pairs == []
     assert all(s.kind == "text" for s in interleaved.segments)
     # one flag per content image that was withheld (11 content images on the fixture page)
-    assert ext.skipped_images == {"noimageai": 11}
-    assert doc.extract_flags == ["image_skipped.noimageai"] * 11
+    found = 12 if doc.text.startswith(HEADLINE) else 11  # the masthead logo joins with the headline
+    assert ext.skipped_images == {"noimageai": found}
+    assert doc.extract_flags == ["image_skipped.noimageai"] * found
 
 
 def test_drops() -> None:
@@ -288,24 +308,22 @@ def test_notebook_use_needs_a_url() -> None:
         extract_page(fixture("tables.html"), None, time_limit_s=None)
 
 
-def test_underscores_inside_words_are_not_escaped() -> None:
+def test_text_is_written_as_the_page_has_it_without_markdown_escapes() -> None:
     body = ("<p>The account olga_n_photo posted the file report_2024_final.pdf from the station TP_615 again, "
             "where a__b stays one word too.</p>"
-            "<p>Python calls __init__ on every new object; _private names and trailing_ ones keep their escape, "
-            "as does emphasis-like _text_ between spaces, since there an underscore could start emphasis.</p>")
+            "<p>Python calls __init__ on every new object; _private names and trailing_ ones, *stars* and "
+            "emphasis-like _text_ between spaces are all written as the page writes them.</p>")
     html = f"<html><body><article><h1>Names with underscores</h1>{body * 3}</article></body></html>"
     text = extract_page(html, URL, time_limit_s=None).document.text
-    for word in ("olga_n_photo", "report_2024_final.pdf", "TP_615", "a__b", "trailing\\_ ones"):
+    for word in ("olga_n_photo", "report_2024_final.pdf", "TP_615", "a__b", "__init__", "_private", "trailing_ ones",
+                 "*stars*", "_text_"):
         assert word in text, word
-    assert "\\_\\_init\\_\\_" in text and "\\_private" in text and "\\_text\\_" in text
+    assert "\\" not in text
 
 
-def test_loose_text_before_the_first_block_is_a_paragraph_like_the_others() -> None:
-    from lxml import etree
-
-    from extract.core import _render_blocks
+def test_loose_text_before_the_first_block_is_a_block_like_the_others() -> None:
+    from extract.segment import segment
 
     body = etree.fromstring("<body>Loose words about file_name_v2 first.<p>A *real* paragraph.</p></body>")
-    plain, markdown = _render_blocks(body)
-    assert plain == ["Loose words about file_name_v2 first.", "A *real* paragraph."]
-    assert markdown == ["Loose words about file_name_v2 first.", "A \\*real\\* paragraph."]
+    assert [b.markdown() for b in segment(body).blocks] == ["Loose words about file_name_v2 first.",
+                                                           "A *real* paragraph."]

@@ -15,6 +15,7 @@ from trafilatura.utils import load_html, repair_faulty_html
 from extract.core import PRESTRIPPED
 from extract.parse import parse_html, repair
 from pipelines.readers.charset import decode_html
+from tests.conftest import needs_shared
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BENCH = Path(__file__).parents[3] / "shared" / "data" / "extraction_bench"
@@ -77,8 +78,11 @@ def test_repair_gives_repair_faulty_htmls_string() -> None:
         assert repair(html, beginning) == repair_faulty_html(html, beginning)
 
 
+@needs_shared("extraction_bench", "html")
 def test_benchmark_pages_parse_to_load_htmls_tree() -> None:
-    for path in sorted((BENCH / "html").glob("*.html.gz")):
+    pages = sorted((BENCH / "html").glob("*.html.gz"))
+    assert len(pages) == 60
+    for path in pages:
         _same(decode_html(gzip.decompress(path.read_bytes()), None).text)
 
 

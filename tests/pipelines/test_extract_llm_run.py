@@ -54,7 +54,7 @@ def test_routed_page_is_selected_by_the_local_model(tmp_path, local, request):
     stats = run(RunOptions(config=config, inputs=[inp], output=tmp_path / "out", local=local, progress=False))
     docs = pd.read_parquet(tmp_path / "out" / "text").set_index("url")
     routed, plain = docs.loc["http://news.example/llm/night-trains"], docs.loc["http://news.example/plain/night-trains"]
-    assert plain["extracted_by"] == "trafilatura" and list(plain["extract_flags"]) == []
+    assert plain["extracted_by"] == "winnow" and list(plain["extract_flags"]) == []
     assert "llm_select" in routed["extract_flags"]
     assert not any(f.startswith("llm_fallback") for f in routed["extract_flags"]), routed["extract_flags"]
     assert routed["extracted_by"] == "llm_select"

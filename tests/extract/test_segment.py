@@ -1,0 +1,150 @@
+"""extract/segment.py: blocks and their Markdown, on pages the project wrote (every block kept)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from extract.core import strip_furniture, units
+from extract.parse import parse_html
+from extract.segment import ANCESTOR_TAGS, KEYWORDS, Segmentation, segment
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def cut(html: str) -> Segmentation:
+    tree, _ = parse_html(html)
+    strip_furniture(tree, html)
+    body = tree.find("body")
+    return segment(body if body is not None else tree)
+
+
+def everything(html: str) -> str:
+    seg = cut(html)
+    return "\n\n".join(units(seg.blocks, [True] * len(seg.blocks))[0])
+
+
+@pytest.fixture(scope="module")
+def sphinx() -> str:
+    return everything((FIXTURES / "sphinx_tutorial.html").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def maths() -> str:
+    return everything((FIXTURES / "math_article.html").read_text(encoding="utf-8"))
+
+
+def test_hyperlinked_code_is_verbatim_with_its_indentation_and_language(sphinx: str) -> None:
+    assert (
+        "```python\n"
+        "import numpy as np\n"
+        "\n"
+        "def model(t, amplitude, omega, phase):\n"
+        "    return amplitude * np.sin(omega * t + phase)\n"
+        "\n"
+        "t = np.linspace(0, 4 * np.pi, 200)\n"
+        "```"
+    ) in sphinx
+
+
+def test_line_number_gutter_is_not_code(sphinx: str) -> None:
+    assert (
+        "```python\n"
+        "from scipy.optimize import curve_fit\n"
+        "params, covariance = curve_fit(model, t, y)\n"
+        "errors = np.sqrt(np.diag(covariance))\n"
+        "```"
+    ) in sphinx
+    assert "1\n2\n3" not in sphinx
+
+
+def test_code_in_a_list_item_stays_a_fenced_block_inside_the_item(sphinx: str) -> None:
+    assert (
+        "1. Compare the fitted amplitude with the true one.\n"
+        "2. Look at the residuals in an interactive session:\n"
+        "   ```pycon\n"
+        "   >>> residuals = y - model(t, *params)\n"
+        "   >>> round(residuals.std(), 2)\n"
+        "   0.1\n"
+        "   ```\n"
+        "3. Plot the data and the fitted curve together."
+    ) in sphinx
+
+
+def test_inline_code_and_inline_math(sphinx: str) -> None:
+    assert ("This tutorial fits a sine wave to noisy samples with `scipy.optimize.curve_fit` and checks the fit "
+            "against the known parameters. The model is $y = A \\sin(\\omega t + \\phi)$ with three unknowns."
+            ) in sphinx
+
+
+def test_heading_permalinks_are_left_out(sphinx: str) -> None:
+    assert "# Fitting a sine wave\n" in sphinx
+    assert "## Generating the data\n" in sphinx
+    assert "¶" not in sphinx
+
+
+def test_table_cells_keep_their_lists_and_paragraphs(sphinx: str) -> None:
+    assert (
+        "| Parameter | True | Fitted | Notes |\n"
+        "| --- | --- | --- | --- |\n"
+        "| amplitude | 2.0 | 1.98 | within one error; no bias |\n"
+        "| omega | 1.5 | 1.501 | Best constrained. Two periods suffice. |"
+    ) in sphinx
+
+
+def test_display_math_is_a_block(sphinx: str) -> None:
+    assert "\n\n$$\\chi^2 = \\sum_{i=1}^{n} \\frac{(y_i - f(t_i))^2}{\\sigma^2}$$\n\n" in sphinx
+    assert "A reduced $\\chi^2$ close to one means the noise model is right." in sphinx
+
+
+def test_mathjax_katex_mathml_and_math_images(maths: str) -> None:
+    assert ("The integral over the real line is $\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx$ and its value is the "
+            "square root of pi:\n\n$$\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\pi}$$") in maths
+    assert "from which the source can be read back: $e^{-x^{2}}$ is the integrand." in maths
+    assert "KaTeX writes an annotation with the TeX source next to its HTML: $I = \\sqrt{\\pi}$." in maths
+    assert "\n\n$$I^{2} = \\frac{1}{2}\\int e^{-r}dr$$\n\n" in maths
+    assert "whose alternative text is the LaTeX: $\\pi r^{2}$ for the area of a disc." in maths
+    for rendering in ("rendered", "I=√π", "∫e^{-x^2}"):
+        assert rendering not in maths
+
+
+def test_images_are_placed_before_the_block_they_precede() -> None:
+    html = (FIXTURES / "sphinx_tutorial.html").read_text(encoding="utf-8")
+    seg = cut(html)
+    [image] = seg.images
+    assert image.element.get("src") == "_images/sine_fit.png"
+    assert seg.blocks[image.before].text == "The fitted curve follows the samples closely."
+
+
+def test_hidden_and_noscript_text_is_kept_and_marked_for_the_classifier() -> None:
+    seg = cut("<html><body><p>Shown text here.</p><div hidden>Streamed section</div><p style='display: none'>FAQ "
+              "answer</p><noscript><p>Enable JavaScript</p><img src='/real.jpg' alt='Real'></noscript><p>After.</p>"
+              "</body></html>")
+    assert [b.text for b in seg.blocks] == ["Shown text here.", "Streamed section", "FAQ answer", "Enable JavaScript",
+                                            "After."]
+    hidden = 1 << KEYWORDS.index("hidden")
+    assert [bool(b.kw_all & hidden) for b in seg.blocks] == [False, True, True, False, False]
+    assert seg.blocks[3].tags & (1 << ANCESTOR_TAGS.index("noscript"))
+    assert [(i.element.get("src"), i.before) for i in seg.images] == [("/real.jpg", 4)]
+
+
+def test_styled_inline_siblings_are_not_glued() -> None:
+    seg = cut("<html><body><ul><li><a href='/p'><span class='title'>Gaiters</span><span class='price'>39 EUR</span>"
+              "</a></li></ul><p>snake<span class='hl'>case</span> stays one word</p></body></html>")
+    assert [b.markdown() for b in seg.blocks] == ["- Gaiters 39 EUR", "snakecase stays one word"]
+
+
+def test_layout_tables_are_walked_and_quotes_and_nested_lists_rendered() -> None:
+    html = ("<html><body><table><tr><td><h2>Welcome</h2><p>First column text of the layout.</p>"
+            "<p>More prose in the same cell.</p></td><td><p>Second column.</p></td></tr></table>"
+            "<blockquote><p>Quoted line one.</p><p>Quoted line two.</p></blockquote>"
+            "<ol start='3'><li>Three<ul><li>nested</li></ul></li><li>Four</li></ol></body></html>")
+    assert everything(html) == (
+        "## Welcome\n\nFirst column text of the layout.\n\nMore prose in the same cell.\n\nSecond column.\n\n"
+        "> Quoted line one.\n\n> Quoted line two.\n\n3. Three\n   - nested\n4. Four")
+
+
+def test_line_breaks_stay_inside_a_block() -> None:
+    seg = cut("<html><body><p>Line one<br>line two<br><br>line three</p></body></html>")
+    assert [b.text for b in seg.blocks] == ["Line one\nline two\nline three"]
