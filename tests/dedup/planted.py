@@ -17,7 +17,12 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 def vocabulary() -> list[str]:
     """Lower-case alphabetic words of the English sentences of ``langid_dev.jsonl`` (real text)."""
     words: set[str] = set()
-    with (SHARED / "langid_dev.jsonl").open() as fh:
+    source = SHARED / "langid_dev.jsonl"
+    if not source.exists():
+        import pytest
+
+        pytest.skip(f"needs ../shared/data (the evaluation data beside the checkout; CI has it): {source} is absent")
+    with source.open() as fh:
         for line in fh:
             row = json.loads(line)
             if row["lang"] == "en":

@@ -12,6 +12,7 @@ from filters import langid
 from filters.langid import MAX_CHARS, LanguageID, detect, get_model, normalise
 from pipelines.records import DOCUMENT_SCHEMA, Document, from_table, to_table
 from pipelines.step import Drop
+from tests.conftest import SHARED_REASON
 
 LANGID_DEV = Path(__file__).resolve().parents[2].parent / "shared/data/langid_dev.jsonl"
 SAMPLED = ("en", "fr", "de", "es", "ja", "zh")
@@ -23,6 +24,8 @@ DE = "Der Ausschuss wird seinen Abschlussbericht über die neue Bahnstrecke Anfa
 
 @pytest.fixture(scope="module")
 def dev_rows() -> list[dict[str, str]]:
+    if not LANGID_DEV.exists():
+        pytest.skip(f"{SHARED_REASON}: {LANGID_DEV} is absent")
     with LANGID_DEV.open(encoding="utf-8") as f:
         return [json.loads(line) for line in f]
 

@@ -9,6 +9,7 @@ import pytest
 from filters import pii
 from filters.pii import RedactPII, Span, find, iban_ok, luhn_ok, pii_counts, redact
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Segment, from_table, to_table
+from tests.conftest import needs_shared
 
 PII_DEV = Path(__file__).resolve().parents[2].parent / "shared/data/pii_dev.jsonl"
 
@@ -119,6 +120,7 @@ def test_bad_arguments_fail_at_construction(kwargs: dict) -> None:
         RedactPII(**kwargs)
 
 
+@needs_shared("pii_dev.jsonl")
 def test_targets_on_the_pii_dev_set() -> None:
     """The issue's targets, on the labelled set (bench/filters_pii.py prints the full table)."""
     from bench.filters_pii import TARGETS, evaluate
