@@ -19,6 +19,7 @@ from pipelines.readers import expand_inputs, input_kind, read_input, stable_id
 from pipelines.readers.charset import codec_for, decode_html
 from pipelines.readers.warc import looks_like_html
 from pipelines.records import DOCUMENT_SCHEMA, PAGE_SCHEMA
+from tests.conftest import needs_shared
 from tests.warc_factory import WarcBuilder, flipped, payload_digest, truncated
 
 WARC_DATA = Path(__file__).resolve().parents[2] / "../shared/data/warc"
@@ -348,6 +349,7 @@ def test_whole_file_gzip_is_reported(tmp_path: Path) -> None:
 
 
 # -- WARC: real archives ------------------------------------------------------------------------
+@needs_shared("warc", "iana.warc.gz")
 def test_iana_archive() -> None:
     got = rows(IANA)
     # 48 responses (16 HTML 200, 4 HTML 302, 28 other types) + 123 revisits (all of non-HTML
@@ -363,6 +365,7 @@ def test_iana_archive() -> None:
     assert all(p["html"].lstrip().lower().startswith("<!doctype html") for p in pages)
 
 
+@needs_shared("warc", "iana.warc.gz")
 def test_iana_archive_truncated(tmp_path: Path) -> None:
     cut = truncated(IANA, tmp_path / "iana.warc.gz", IANA.stat().st_size // 2)
     got = rows(cut)
@@ -370,6 +373,7 @@ def test_iana_archive_truncated(tmp_path: Path) -> None:
     assert reasons(got)["read.corrupt_input"] == 1 and got[-1]["dropped_by"] == "read.corrupt_input"
 
 
+@needs_shared("warc", "whirlwind.warc.gz")
 def test_whirlwind_common_crawl_archive() -> None:
     (page,) = rows(WHIRLWIND)
     assert page["dropped_by"] is None
@@ -576,6 +580,7 @@ def test_corrupt_parquet(tmp_path: Path) -> None:
     assert only["dropped_by"] == "read.corrupt_input" and only["source"] == "cut.parquet@0"
 
 
+@needs_shared("warc", "iana.warc.gz")
 def test_iana_revisits_all_find_their_original() -> None:
     # Every iana revisit names its original by WARC-Refers-To-Target-URI + WARC-Refers-To-Date; they
     # are all of non-HTML resources, so none becomes a page, but the index must still find them.
