@@ -74,6 +74,7 @@ product, under 0.01 ms; the model file is read once per process (under 1 ms).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -798,19 +799,10 @@ def load_model(path: Path = MODEL_PATH) -> PageTypeModel:
         raise fail(f"malformed ({type(exc).__name__}: {exc})") from None
 
 
-_models: dict[Path, PageTypeModel] = {}
-_models_lock = threading.Lock()
-
-
+@functools.cache  # thread-safe; two threads' first calls may both read the file, harmlessly
 def shipped_model(path: Path = MODEL_PATH) -> PageTypeModel:
     """The model at ``path``, read once per process (a pipeline worker loads it on its first page)."""
-    model = _models.get(path)
-    if model is None:
-        with _models_lock:
-            model = _models.get(path)
-            if model is None:
-                model = _models[path] = load_model(path)
-    return model
+    return load_model(path)
 
 
 def classify(tree: etree._Element, url: str | None, model: PageTypeModel | None = None) -> PageTypeResult:

@@ -19,8 +19,8 @@ comparison point, and the choice when the model file is unwanted.
 
 from __future__ import annotations
 
+import functools
 import pickle
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,16 +116,7 @@ def load_model(path: Path = MODEL_PATH) -> BlockModel:
                       {k: float(v) for k, v in doc.get("type_thresholds", {}).items()}, dict(doc["metadata"]))
 
 
-_lock = threading.Lock()
-_models: dict[Path, BlockModel] = {}
-
-
+@functools.cache  # thread-safe; two threads' first calls may both read the file, harmlessly
 def shipped_model(path: Path = MODEL_PATH) -> BlockModel:
     """The model at ``path``, read once per process."""
-    model = _models.get(path)
-    if model is None:
-        with _lock:
-            model = _models.get(path)
-            if model is None:
-                model = _models[path] = load_model(path)
-    return model
+    return load_model(path)
