@@ -114,11 +114,7 @@ def _bits(masks: list[int], width: int) -> np.ndarray:
 
 def _context(lengths: np.ndarray, links: np.ndarray, kept_chars: np.ndarray, kept: np.ndarray) -> np.ndarray:
     n = len(lengths)
-    cols = []
-    for sums in (np.concatenate(([0.0], np.cumsum(lengths))), np.concatenate(([0.0], np.cumsum(kept_chars))),
-                 np.concatenate(([0.0], np.cumsum(links)))):
-        cols.append(sums)
-    length_sum, kept_sum, link_sum = cols
+    length_sum, kept_sum, link_sum = (np.concatenate(([0.0], np.cumsum(col))) for col in (lengths, kept_chars, links))
     index = np.arange(n)
     out = []
     for w in _WINDOWS:
@@ -145,6 +141,29 @@ def _group_sums(keys: list[int], columns: np.ndarray) -> tuple[np.ndarray, np.nd
     sums = np.zeros((len(dense), columns.shape[1]), dtype=np.float64)
     np.add.at(sums, index, columns)
     return index, sums
+
+
+def _group_rows(blocks: Sequence[Block], columns: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each block's sums of ``columns`` over its enclosing container at each of ``CONTAINER_LEVELS`` (the
+    outermost it has where its chain is shorter; its own row where it has none), and over the blocks that share
+    its tag path (signature)."""
+    sig_index, sig_sums = _group_sums([b.signature for b in blocks], columns)
+    pairs_block: list[int] = []
+    pairs_key: list[int] = []
+    for i, block in enumerate(blocks):
+        for ident in block.containers:
+            pairs_block.append(i)
+            pairs_key.append(ident)
+    if not pairs_key:
+        return [columns] * len(CONTAINER_LEVELS), sig_sums[sig_index]
+    cont_index, cont_sums = _group_sums(pairs_key, columns[pairs_block])
+    slot = {key: cont_index[j] for j, key in enumerate(pairs_key)}
+    levels = []
+    for level in CONTAINER_LEVELS:
+        rows = np.array([slot[chain[min(level, len(chain) - 1)]] if chain else -1 for chain in
+                         (b.containers for b in blocks)], dtype=np.int64)
+        levels.append(np.where((rows >= 0)[:, None], cont_sums[np.maximum(rows, 0)], columns))
+    return levels, sig_sums[sig_index]
 
 
 def block_features(blocks: Sequence[Block], kept_text: str, title: str | None,
@@ -191,21 +210,9 @@ def block_features(blocks: Sequence[Block], kept_text: str, title: str | None,
 
     # sums over the blocks of one tag path (signature) and of each enclosing container
     per_block = np.column_stack((lengths, links, kept_chars, np.ones(n)))
-    sig_index, sig_sums = _group_sums([b.signature for b in blocks], per_block)
-    sig_rows = sig_sums[sig_index]
-    pairs_block: list[int] = []
-    pairs_key: list[int] = []
-    for i, block in enumerate(blocks):
-        for ident in block.containers:
-            pairs_block.append(i)
-            pairs_key.append(ident)
-    cont_index, cont_sums = _group_sums(pairs_key, per_block[pairs_block])
-    slot = {key: cont_index[j] for j, key in enumerate(pairs_key)}
+    levels, sig_rows = _group_rows(blocks, per_block)
     cont_cols = []
-    for level in CONTAINER_LEVELS:
-        rows = np.array([slot[chain[min(level, len(chain) - 1)]] if chain else -1 for chain in
-                         (b.containers for b in blocks)], dtype=np.int64)
-        agg = np.where((rows >= 0)[:, None], cont_sums[np.maximum(rows, 0)], per_block)
+    for agg in levels:
         size = np.maximum(agg[:, 0], 1.0)
         cont_cols += [agg[:, 0] / total, agg[:, 1] / size, agg[:, 2] / size, np.log1p(agg[:, 3])]
     kinds = np.zeros((n, len(KINDS)), dtype=np.float32)
@@ -265,30 +272,9 @@ def context_features(blocks: Sequence[Block], probs: np.ndarray) -> np.ndarray:
     for w in _WINDOWS:
         lo, hi = np.maximum(index - w, 0), np.minimum(index + w + 1, n)
         cols.append((p_sum[hi] - p_sum[lo]) / (length_sum[hi] - length_sum[lo]))
-    groups: dict[int, list[float]] = {}
-    signatures: dict[int, list[float]] = {}
-    for i, block in enumerate(blocks):
-        for ident in block.containers:
-            agg = groups.get(ident)
-            if agg is None:
-                groups[ident] = [weighted[i], lengths[i]]
-            else:
-                agg[0] += weighted[i]
-                agg[1] += lengths[i]
-        sig = signatures.get(block.signature)
-        if sig is None:
-            signatures[block.signature] = [weighted[i], lengths[i]]
-        else:
-            sig[0] += weighted[i]
-            sig[1] += lengths[i]
-    for level in CONTAINER_LEVELS:
-        col = np.empty(n)
-        for i, block in enumerate(blocks):
-            chain = block.containers
-            agg = groups[chain[min(level, len(chain) - 1)]] if chain else (weighted[i], lengths[i])
-            col[i] = agg[0] / agg[1]
-        cols.append(col)
-    cols.append(np.array([signatures[b.signature][0] / signatures[b.signature][1] for b in blocks]))
+    levels, sig_rows = _group_rows(blocks, np.column_stack((weighted, lengths)))
+    cols += [agg[:, 0] / agg[:, 1] for agg in levels]
+    cols.append(sig_rows[:, 0] / sig_rows[:, 1])
     where = np.flatnonzero(p >= 0.5)
     if len(where):
         first, last = where[0], where[-1]

@@ -326,9 +326,9 @@ def extract_page(
 ) -> Extraction:
     """Extract one page; raises ``pipelines.step.Drop`` when it yields nothing (module docstring).
 
-    ``images_allowed`` defaults to the page's (False on noimageai), else True. ``favor_precision=False``
-    trades F1 for speed, ``fast=True`` more of it (module docstring). ``content_type`` (the HTTP header,
-    for decoding bytes) defaults to the page's.
+    ``images_allowed`` defaults to the page's (False on noimageai), else True. ``selector``, ``threshold``,
+    ``favor_precision`` and ``fast``: module docstring (the last two with ``selector="trafilatura"`` only).
+    ``content_type`` (the HTTP header, for decoding bytes) defaults to the page's.
     """
     check_selection(selector, threshold, favor_precision, fast)
     ident, args = _prepare(html, url, page, dict(
