@@ -16,6 +16,15 @@ Document rules (drop reason in brackets): the phrase "lorem ipsum" (``lorem_ipsu
 which in web text mostly means code (``curly_bracket``); fewer than 5 sentences left after cleaning
 (``too_few_sentences``). C4's bad-words rule is ``filters.profanity.Profanity(max_ratio=0)``.
 
+What each rule reads (filters/parts.py; ``prose_only: false``: the whole text, as published): the line
+rules clean prose lines only, judged without inline math and non-word inline code, and code blocks,
+REPL transcripts, math and tables are kept verbatim (C4 would delete every code line with fewer than
+3 words and every line of a listing that mentions JavaScript); ``curly_bracket`` looks at the prose
+only (C4 used the bracket as a proxy for code, and a dictionary in a fenced block is code that this
+pipeline means to keep; a bracket left in prose is still counted); ``lorem_ipsum`` reads the whole
+text; ``too_few_sentences`` counts the sentences of the cleaned prose. ``drop`` and quality signals as
+in filters/rules.py.
+
 FineWeb (Penedo et al. 2024) keeps C4's rules but not the terminal-punctuation line rule
 (``require_terminal_punctuation: false``), which would remove Markdown headings and list items.
 """
@@ -25,6 +34,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from filters.parts import prose_line
+from filters.rules import check_drop, parts_of, record_signals
 from filters.text import TEXT_KINDS, check_kind, check_number, ends_with_punctuation, sentence_count, word_count
 from pipelines.step import Drop, Step
 
@@ -35,10 +46,13 @@ _JAVASCRIPT = re.compile(r"javascript", re.IGNORECASE)
 
 class C4Filter(Step):
     default_name = "c4"
+    reasons = ("lorem_ipsum", "curly_bracket", "too_few_sentences")
 
     def __init__(
         self,
         kind: str = "document",
+        drop: str | list[str] = "all",
+        prose_only: bool = True,
         require_terminal_punctuation: bool = True,
         min_words_per_line: int = 3,
         max_word_length: int = 1000,
@@ -50,13 +64,15 @@ class C4Filter(Step):
         min_sentences: int = 5,
     ) -> None:
         self.input_kind = check_kind(kind, TEXT_KINDS)
-        flags = {"require_terminal_punctuation": require_terminal_punctuation,
+        self.drop = check_drop(drop, self.reasons)
+        flags = {"prose_only": prose_only, "require_terminal_punctuation": require_terminal_punctuation,
                  "remove_javascript_lines": remove_javascript_lines, "remove_policy_lines": remove_policy_lines,
                  "remove_citations": remove_citations, "drop_lorem_ipsum": drop_lorem_ipsum,
                  "drop_curly_bracket": drop_curly_bracket}
         for name, value in flags.items():
             if not isinstance(value, bool):
                 raise ValueError(f"{name} must be a bool, got {value!r}")
+        self.prose_only = prose_only
         self.require_terminal_punctuation = require_terminal_punctuation
         self.remove_javascript_lines = remove_javascript_lines
         self.remove_policy_lines = remove_policy_lines
@@ -86,14 +102,19 @@ class C4Filter(Step):
     def clean(self, text: str, lang: str | None = None) -> str:
         """``text`` with C4's line rules applied; blank-line structure of kept lines is preserved."""
         out: list[str] = []
-        for raw in text.splitlines():
+        kinds = parts_of(text, self.prose_only).line_kinds
+        for i, raw in enumerate(text.splitlines()):
+            if kinds and kinds[i] != "prose":
+                out.append(raw)  # code, math and tables are kept as they are
+                continue
             line = _CITATION.sub("", raw).rstrip() if self.remove_citations else raw.rstrip()
             stripped = line.strip()
             if not stripped:
                 if out and out[-1]:
                     out.append("")
                 continue
-            if self.line_reason(stripped, lang) is None:
+            judged = prose_line(stripped).strip() if kinds else stripped
+            if self.line_reason(judged, lang) is None:
                 out.append(line)
         return "\n".join(out).strip()
 
@@ -106,9 +127,9 @@ class C4Filter(Step):
         fails: list[tuple[str, str | None]] = []
         if self.drop_lorem_ipsum and "lorem ipsum" in raw.lower():
             fails.append(("lorem_ipsum", None))
-        if self.drop_curly_bracket and "{" in raw:
+        if self.drop_curly_bracket and "{" in parts_of(raw, self.prose_only).prose:
             fails.append(("curly_bracket", None))
-        n = sentence_count(cleaned)
+        n = sentence_count(parts_of(cleaned, self.prose_only).prose)
         if n < self.min_sentences:
             fails.append(("too_few_sentences", f"{n} < {self.min_sentences}"))
         return fails
@@ -125,8 +146,10 @@ class C4Filter(Step):
             record.segments = [s for s in record.segments if s.kind != "text" or s.text]
             cleaned = "\n\n".join(s.text for s in record.segments if s.kind == "text")
         fails = self._doc_rules(raw, cleaned)
-        if fails:
-            raise Drop(*fails[0])
+        for reason, detail in fails:
+            if reason in self.drop:
+                raise Drop(reason, detail)
+        record_signals(record, self._name(), [reason for reason, _ in fails])
         if record.kind == "document":
             record.text = cleaned
         return record

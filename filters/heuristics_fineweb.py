@@ -8,6 +8,10 @@ A document is dropped when (drop reason in brackets):
 - characters in duplicated lines are more than 1% of its characters, newlines excluded (``dup_line_chars``);
 - newlines per word exceed 0.3: lists rather than prose (``many_newlines``).
 
+Every rule reads the prose lines only (filters/parts.py; ``prose_only: false``: the whole text, as
+published): code lines rarely end in punctuation, are often short, repeat (``}``, ``end``), and a
+listing is many newlines for few words, so each rule would count a listing as a list of fragments.
+
 Terminal punctuation includes the CJK and Devanagari full stops (filters/text.py), and the word
 count is CJK-aware, so unspaced scripts are not all "lists".
 """
@@ -16,23 +20,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from filters.rules import RuleFilter, ratio
+from filters.rules import RuleFilter, parts_of, ratio
 from filters.text import check_number, duplicates, ends_with_punctuation, lines, word_count
 
 
 class FineWebQuality(RuleFilter):
     default_name = "fineweb_quality"
+    reasons = ("few_punctuated_lines", "short_lines", "dup_line_chars", "many_newlines")
 
     def __init__(
         self,
         kind: str = "document",
+        drop: str | list[str] = "all",
+        prose_only: bool = True,
         min_punctuated_lines: float = 0.12,
         max_short_lines: float = 0.67,
         short_line_length: int = 30,
         max_dup_line_chars: float = 0.01,
         max_newlines_per_word: float = 0.3,
     ) -> None:
-        super().__init__(kind)
+        super().__init__(kind, drop, prose_only)
         self.min_punctuated_lines = check_number("min_punctuated_lines", min_punctuated_lines, 0, 1)
         self.max_short_lines = check_number("max_short_lines", max_short_lines, 0, 1)
         self.short_line_length = int(check_number("short_line_length", short_line_length, 0, integer=True))
@@ -40,6 +47,7 @@ class FineWebQuality(RuleFilter):
         self.max_newlines_per_word = check_number("max_newlines_per_word", max_newlines_per_word, 0)
 
     def check(self, text: str, lang: str | None) -> Iterator[tuple[str, str]]:
+        text = parts_of(text, self.prose_only).prose
         ls = lines(text)
         if not ls:
             yield "few_punctuated_lines", "no lines"

@@ -23,6 +23,14 @@ GopherRepetition drops a document when (reason in brackets):
 - word 5..10-grams that occur more than once cover more than 15%, 14%, 13%, 12%, 11%, 10% of word
   characters (``dup_5gram`` .. ``dup_10gram``).
 
+What each rule reads (filters/parts.py; ``prose_only: false`` gives the published rules on the whole text):
+the word-count rules count every word of the text, code included (a short explanation over a long
+listing is not a short page); the other quality rules read the prose only, since a code listing has no
+stop words and its symbols are not the "#"/"..." of spam; the repetition rules read the prose only, so a
+REPL session's repeated prompts and a listing's repeated ``}`` lines are not counted as duplicated
+boilerplate, nor are the repeated cells of a table (tables are not prose either). On a text that is all
+prose, every rule is the published one.
+
 Language awareness (filters/text.py): words of Chinese and Japanese are single characters (so n-gram
 rules see character n-grams) and word counts use ``word_count``; the mean-word-length rule is skipped
 for unspaced languages, and the stop-word rule applies only to ``stop_word_langs`` (English: the list is
@@ -35,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from filters.rules import RuleFilter, ratio
+from filters.rules import RuleFilter, parts_of, ratio
 from filters.text import (
     check_number,
     duplicate_ngram_char_share,
@@ -56,10 +64,14 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]", re.MULTILINE)
 
 class GopherQuality(RuleFilter):
     default_name = "gopher_quality"
+    reasons = ("too_few_words", "too_many_words", "short_mean_word", "long_mean_word", "symbol_ratio",
+               "bullet_lines", "ellipsis_lines", "few_alpha_words", "few_stop_words")
 
     def __init__(
         self,
         kind: str = "document",
+        drop: str | list[str] = "all",
+        prose_only: bool = True,
         min_words: int = 50,
         max_words: int = 100_000,
         min_mean_word_length: float = 3,
@@ -72,7 +84,7 @@ class GopherQuality(RuleFilter):
         stop_words: list[str] | None = None,
         stop_word_langs: list[str] | None = None,
     ) -> None:
-        super().__init__(kind)
+        super().__init__(kind, drop, prose_only)
         self.min_words = int(check_number("min_words", min_words, 0, integer=True))
         self.max_words = int(check_number("max_words", max_words, 1, integer=True))
         self.min_mean_word_length = check_number("min_mean_word_length", min_mean_word_length, 0)
@@ -91,6 +103,7 @@ class GopherQuality(RuleFilter):
     def check(self, text: str, lang: str | None) -> Iterator[tuple[str, str]]:
         unspaced = is_unspaced(text, lang)
         n_words = word_count(text, lang)
+        text = parts_of(text, self.prose_only).prose
         if n_words < self.min_words:
             yield "too_few_words", f"{n_words} < {self.min_words}"
         if n_words > self.max_words:
@@ -131,10 +144,14 @@ DUP_NGRAM = {5: 0.15, 6: 0.14, 7: 0.13, 8: 0.12, 9: 0.11, 10: 0.10}
 
 class GopherRepetition(RuleFilter):
     default_name = "gopher_repetition"
+    reasons = ("dup_lines", "dup_paragraphs", "dup_line_chars", "dup_paragraph_chars",
+               *(f"top_{n}gram" for n in range(1, 21)), *(f"dup_{n}gram" for n in range(1, 21)))
 
     def __init__(
         self,
         kind: str = "document",
+        drop: str | list[str] = "all",
+        prose_only: bool = True,
         max_dup_lines: float = 0.3,
         max_dup_paragraphs: float = 0.3,
         max_dup_line_chars: float = 0.2,
@@ -142,7 +159,7 @@ class GopherRepetition(RuleFilter):
         top_ngram: dict[int, float] | None = None,
         dup_ngram: dict[int, float] | None = None,
     ) -> None:
-        super().__init__(kind)
+        super().__init__(kind, drop, prose_only)
         self.max_dup_lines = check_number("max_dup_lines", max_dup_lines, 0, 1)
         self.max_dup_paragraphs = check_number("max_dup_paragraphs", max_dup_paragraphs, 0, 1)
         self.max_dup_line_chars = check_number("max_dup_line_chars", max_dup_line_chars, 0, 1)
@@ -151,6 +168,7 @@ class GopherRepetition(RuleFilter):
         self.dup_ngram = _ngram_table("dup_ngram", dup_ngram, DUP_NGRAM)
 
     def check(self, text: str, lang: str | None) -> Iterator[tuple[str, str]]:
+        text = parts_of(text, self.prose_only).prose
         total = len(text)
         ls = lines(text)
         n, chars = duplicates(ls)

@@ -100,7 +100,11 @@ class Document:
     title: str | None = None
     lang: str | None = None
     lang_score: float | None = None
-    quality_score: float | None = None  # filters.quality: P(high quality) from the fastText classifier
+    quality_score: float | None = None  # filters.quality / quality_model: P(good content), calibrated
+    # Heuristic rules the document failed without being dropped for it ("c4.curly_bracket", ...): the
+    # rules are signals, the model decides (filters/rules.py).
+    quality_signals: list[str] = field(default_factory=list)
+    code_ratio: float | None = None  # filters.langid: share of the text that is code (filters/parts.py)
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per redacted span ("EMAIL", ...)
     # Page metadata found by extraction (null for inputs that are text already).
     author: str | None = None
@@ -127,6 +131,8 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
         pa.field("quality_score", pa.float32()),
+        pa.field("quality_signals", pa.list_(pa.string())),
+        pa.field("code_ratio", pa.float32()),
         pa.field("pii_redacted", pa.list_(pa.string())),
         pa.field("author", pa.string()),
         pa.field("date", pa.string()),
@@ -219,6 +225,8 @@ class InterleavedDoc:
     lang: str | None = None
     lang_score: float | None = None
     quality_score: float | None = None  # filters.quality, on the joined text segments
+    quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
+    code_ratio: float | None = None  # as Document.code_ratio
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment
     dropped_by: str | None = None
     drop_detail: str | None = None
@@ -232,6 +240,8 @@ INTERLEAVED_SCHEMA = _schema(
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
         pa.field("quality_score", pa.float32()),
+        pa.field("quality_signals", pa.list_(pa.string())),
+        pa.field("code_ratio", pa.float32()),
         pa.field("pii_redacted", pa.list_(pa.string())),
     ],
 )
