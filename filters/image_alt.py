@@ -18,9 +18,13 @@ AltTextQuality drops an ImageTextPair when (drop reason in brackets):
   (``repeated_alt``): "product image" under every picture describes none of them (winnow's choice, 1).
   Pairs of one page reach the step in one batch (extraction emits them together).
 
-InterleavedQuality drops an InterleavedDoc with fewer than ``min_images`` (1) or more than ``max_images``
-images (``too_few_images``, ``too_many_images``; OBELICS, Laurençon et al. 2023, keeps documents with at
-most 30 images), fewer than ``min_text_words`` (50, Gopher's document minimum) words of text
+InterleavedQuality drops an InterleavedDoc with fewer than ``min_images`` (1) images (``too_few_images``), or
+more than ``max_images`` images (30: OBELICS, Laurençon et al. 2023, keeps documents with at most 30 images)
+*and* fewer than ``min_words_per_image`` (50) words of text per image (``too_many_images``): OBELICS's cap
+counts images only, so a long illustrated chapter (a 12,000-word tutorial with 60 figures) went with the
+galleries; winnow keeps it while its text carries the images (one image per 50 words is a figure every
+paragraph or two; a gallery has a caption per image). Also dropped: fewer than ``min_text_words`` (50,
+Gopher's document minimum) words of text
 (``short_text``), or more than ``max_images_per_100_words`` images per 100 words of text
 (``image_text_ratio``; 5: winnow's choice, a gallery with captions rather than a document).
 """
@@ -123,9 +127,10 @@ class InterleavedQuality(Step):
     default_name = "interleaved_quality"
 
     def __init__(self, min_images: int = 1, max_images: int = 30, min_text_words: int = 50,
-                 max_images_per_100_words: float = 5.0) -> None:
+                 max_images_per_100_words: float = 5.0, min_words_per_image: float = 50) -> None:
         self.min_images = int(check_number("min_images", min_images, 0, integer=True))
         self.max_images = int(check_number("max_images", max_images, 1, integer=True))
+        self.min_words_per_image = check_number("min_words_per_image", min_words_per_image, 0)
         self.min_text_words = int(check_number("min_text_words", min_text_words, 0, integer=True))
         self.max_images_per_100_words = check_number("max_images_per_100_words", max_images_per_100_words, 0)
 
@@ -138,8 +143,8 @@ class InterleavedQuality(Step):
         fails = []
         if n_images < self.min_images:
             fails.append(("too_few_images", str(n_images)))
-        if n_images > self.max_images:
-            fails.append(("too_many_images", str(n_images)))
+        if n_images > self.max_images and n_words < n_images * self.min_words_per_image:
+            fails.append(("too_many_images", f"{n_images} images, {n_words} words"))
         if n_words < self.min_text_words:
             fails.append(("short_text", f"{n_words} words"))
         if n_images and 100 * n_images / max(n_words, 1) > self.max_images_per_100_words:

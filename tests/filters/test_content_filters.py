@@ -173,3 +173,17 @@ def test_interleaved_too_many_images() -> None:
                             segments=[Segment("text", text=CLEAN * 8)] + [Segment("image", image_url=str(i))
                                                                           for i in range(31)])
     assert InterleavedQuality().failures(record) == ["too_many_images"]
+
+
+def test_interleaved_long_illustrated_chapter_is_kept() -> None:
+    """OBELICS's 30-image cap would drop a long tutorial with a figure every few paragraphs; its text carries
+    the images (at least 50 words per image), so it stays, while the same images over a short text do not."""
+    words_per_copy = len(CLEAN.split())
+    copies = -(-60 * 55 // words_per_copy)  # at least 55 words per image
+    images = [Segment("image", image_url=str(i)) for i in range(60)]
+    chapter = InterleavedDoc(id="c", url=None, source="s", lang="en",
+                             segments=[Segment("text", text=" ".join([CLEAN] * copies)), *images])
+    assert InterleavedQuality().failures(chapter) == []
+    gallery = InterleavedDoc(id="g", url=None, source="s", lang="en",
+                             segments=[Segment("text", text=" ".join([CLEAN] * 2)), *images])
+    assert "too_many_images" in InterleavedQuality().failures(gallery)
