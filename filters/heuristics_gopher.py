@@ -46,13 +46,12 @@ from collections.abc import Iterator
 from filters.rules import RuleFilter, parts_of, ratio
 from filters.text import (
     check_number,
-    duplicate_ngram_char_share,
     duplicates,
     has_letter,
     is_unspaced,
     lines,
+    ngram_shares,
     paragraphs,
-    top_ngram_char_share,
     word_count,
     words,
 )
@@ -182,17 +181,13 @@ class GopherRepetition(RuleFilter):
             yield "dup_line_chars", f"{chars / total:.3f}"
         if ratio(pchars, total) > self.max_dup_paragraph_chars:
             yield "dup_paragraph_chars", f"{pchars / total:.3f}"
-        ws = [w.lower() for w in words(text)]
+        top, dup = ngram_shares(text, tuple(self.top_ngram), tuple(self.dup_ngram))
         for n_, limit in self.top_ngram.items():
-            share = top_ngram_char_share(ws, n_)
-            if share > limit:
-                yield f"top_{n_}gram", f"{share:.3f}"
+            if top[n_] > limit:
+                yield f"top_{n_}gram", f"{top[n_]:.3f}"
         for n_, limit in self.dup_ngram.items():
-            share = duplicate_ngram_char_share(ws, n_)
-            if share > limit:
-                yield f"dup_{n_}gram", f"{share:.3f}"
-            elif share == 0.0:
-                break  # no n-gram repeats, so no longer one does (n is ascending)
+            if dup[n_] > limit:
+                yield f"dup_{n_}gram", f"{dup[n_]:.3f}"
 
 
 def _ngram_table(name: str, value: dict[int, float] | None, default: dict[int, float]) -> dict[int, float]:

@@ -115,6 +115,16 @@ def _predict(lines: list[str]) -> list[tuple[str, float]]:
     return out
 
 
+def _has_letters(text: str, n: int) -> bool:
+    """Whether ``text`` has at least ``n`` letters (stops counting at ``n``)."""
+    for c in text:
+        if c.isalpha():
+            n -= 1
+            if n <= 0:
+                return True
+    return False
+
+
 def scored_text(text: str, prose_only: bool = True) -> tuple[str, float]:
     """``(the text lid.176 scores, code_ratio)``: the prose with links as their anchors (module docstring)."""
     if not prose_only or not text:
@@ -123,7 +133,7 @@ def scored_text(text: str, prose_only: bool = True) -> tuple[str, float]:
     prose = parts.prose
     if "](" in prose:
         prose = _MD_LINK.sub(r"\1", prose)
-    if sum(c.isalpha() for c in prose[:MAX_CHARS]) < MIN_PROSE_LETTERS:
+    if not _has_letters(prose, MIN_PROSE_LETTERS):
         return text, parts.code_ratio
     return prose, parts.code_ratio
 

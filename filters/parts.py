@@ -38,7 +38,7 @@ from functools import lru_cache
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _REPL_START = re.compile(r"^(?:>>>(?: |$)|In \[\d*\]: |\$ [a-z][\w.+-]*(?: |$))")
 _TABLE_ROW = re.compile(r"^\|.*\|")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+_INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)(?<=\S)\1")  # no space inside the ticks: Armenian uses ` as punctuation
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]+?)(?<=\S)\$(?![\d$])")
 _WORDLIKE = re.compile(r"^[\w.:/\-]+(?:\(\))?$")
 _MARKERS = re.compile(r"[`~$|]|>>>|In \[")

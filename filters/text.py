@@ -21,6 +21,7 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 # lid.176 codes of languages written without spaces between words.
@@ -67,7 +68,11 @@ def is_unspaced(text: str, lang: str | None) -> bool:
 
 def word_count(text: str, lang: str | None = None) -> int:
     """Words in ``text``; unspaced CJK runs count ``chars / CJK_CHARS_PER_WORD`` words."""
-    ws = words(text)
+    return count_words(words(text))
+
+
+def count_words(ws: list[str]) -> int:
+    """``word_count`` of a text already split by ``words``."""
     cjk = sum(1 for w in ws if len(w) == 1 and _CJK_CHAR.match(w))
     return len(ws) - cjk + round(cjk / CJK_CHARS_PER_WORD)
 
@@ -106,6 +111,50 @@ def duplicates(items: list[str]) -> tuple[int, int]:
         else:
             seen.add(item)
     return n, chars
+
+
+TOP_NS = (2, 3, 4)
+DUP_NS = (5, 6, 7, 8, 9, 10)
+
+
+@lru_cache(maxsize=4096)
+def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
+                 dup_ns: tuple[int, ...] = DUP_NS) -> tuple[dict[int, float], dict[int, float]]:
+    """Gopher's n-gram repetition shares of ``text``'s lower-cased words: ``(top, dup)``, each ``n -> share``
+    (``top_ngram_char_share``, ``duplicate_ngram_char_share``), computed once per text.
+
+    Cached by value: the repetition rules and the quality signals (filters/signals.py) read the same prose in
+    consecutive steps, and these shares are the costliest numbers either computes (measured: about half of a
+    long page's signal time). n-grams are built with ``zip`` over shifted lists, word lengths summed once.
+    """
+    ws = [w.lower() for w in words(text)]
+    lens = [len(w) for w in ws]
+    total = sum(lens)
+    top: dict[int, float] = {}
+    dup: dict[int, float] = {}
+    for n in top_ns:
+        if len(ws) < n or not total:
+            top[n] = 0.0
+            continue
+        gram, count = Counter(zip(*(ws[i:] for i in range(n)), strict=False)).most_common(1)[0]
+        top[n] = sum(len(w) for w in gram) * count / total if count > 1 else 0.0
+    zero = False
+    for n in sorted(dup_ns):
+        if zero or len(ws) < n or not total:
+            dup[n] = 0.0
+            continue
+        grams = list(zip(*(ws[i:] for i in range(n)), strict=False))
+        counts = Counter(grams)
+        covered_until = -1
+        chars = 0
+        for i, gram in enumerate(grams):
+            if counts[gram] > 1:
+                start = max(i, covered_until)
+                chars += sum(lens[start:i + n])
+                covered_until = i + n
+        dup[n] = chars / total
+        zero = dup[n] == 0.0  # no n-gram repeats, so no longer one does
+    return top, dup
 
 
 def top_ngram_char_share(ws: list[str], n: int) -> float:
