@@ -88,9 +88,11 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
                              description="Model-based quality filtering (filters.quality): label a sample with an "
                              "LLM endpoint (annotate), train a fastText classifier (train).")
     qsub = quality.add_subparsers(dest="quality_command", required=True, metavar="ACTION")
-    train = qsub.add_parser("train", help="train a fastText quality classifier",
+    train = qsub.add_parser("train", help="train a quality classifier (fastText, or --signals)",
                             description="Train a fastText classifier (DCLM labels: __label__hq / __label__cc) "
-                            "on positive and negative texts from JSONL or Parquet files (a 'text' field).")
+                            "on positive and negative texts from JSONL or Parquet files (a 'text' field); with "
+                            "--signals, a calibrated signals model for filters.quality_model.QualityModel "
+                            "(its threshold keeps --target-retention of the positives, scored out-of-fold).")
     train.add_argument("--positive", nargs="+", required=True, metavar="PATH", help="files/folders of good texts")
     train.add_argument("--negative", nargs="+", required=True, metavar="PATH", help="files/folders of poor texts")
     train.add_argument("-o", "--output", required=True, metavar="MODEL", help="where to write the model (.bin)")
@@ -101,6 +103,11 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--bucket", type=int, default=2_000_000, help="hash buckets for n-grams (default 2000000)")
     train.add_argument("--quantize", action="store_true", help="write a compressed (product-quantised) model")
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--signals", action="store_true",
+                       help="train the signals model (filters/quality_model.py) instead of fastText (.pkl)")
+    train.add_argument("--target-retention", type=float, default=0.98,
+                       help="--signals: share of the positives (scored out-of-fold) the stored threshold keeps "
+                            "(default 0.98)")
     ann = qsub.add_parser("annotate", help="score a sample with an LLM endpoint (FineWeb-Edu recipe)",
                           description="Score a sample of documents 0-5 for educational value with an OpenAI-"
                           "compatible endpoint; writes annotations.jsonl, positive.jsonl and negative.jsonl.")
@@ -210,6 +217,25 @@ def _cmd_quality(args: argparse.Namespace) -> int:
 
     from filters import quality
 
+    if args.quality_command == "train" and args.signals:
+        from filters import quality_model
+        from filters.langid import detect, scored_text
+
+        def labelled(paths: list[str]) -> list[tuple[str, str | None]]:
+            texts = [t for p in paths for t in quality.read_texts(p)]
+            return [(t, detect(scored_text(t)[0])[0]) for t in texts]
+
+        try:
+            if not 0 < args.target_retention <= 1:
+                raise ValueError(f"--target-retention must be in (0, 1], got {args.target_retention}")
+            result = quality_model.train(labelled(args.positive), labelled(args.negative), args.output,
+                                         target=args.target_retention, seed=args.seed,
+                                         trained_on=f"positive {args.positive}, negative {args.negative}")
+        except (ValueError, FileNotFoundError) as exc:
+            print(f"winnow quality train: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(result))
+        return 0
     if args.quality_command == "train":
         try:
             result = quality.train(

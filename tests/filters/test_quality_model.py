@@ -1,0 +1,102 @@
+"""The signals quality model: the shipped model keeps prose and technical pages and drops junk of every class,
+its threshold comes from the file, and `winnow quality train --signals` makes a model the step runs."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from filters.junk import GENERATORS, Vocabulary, generate
+from filters.quality_model import DEFAULT_MODEL, QualityModel, load
+from filters.signals import NAMES, compute
+from pipelines.cli import main
+from pipelines.records import Document
+from pipelines.step import Drop
+from tests.filters.golden import CLEAN, CLEAN_LINES
+from tests.filters.test_parts import TUTORIAL
+
+# Real page shapes: the expected extraction of the extract fixtures (a forum thread, a math article, a product
+# page, a Sphinx tutorial with code and tables).
+EXPECTED = Path(__file__).resolve().parents[1] / "extract" / "fixtures" / "expected"
+GOOD = [p.read_text(encoding="utf-8") for p in sorted(EXPECTED.glob("*.md"))]
+VOCAB = Vocabulary(sentences=CLEAN_LINES + [line for line in TUTORIAL.splitlines() if line.endswith(".")],
+                   words=CLEAN.replace(".", "").split(),
+                   spam=["casino", "bonus", "poker", "slots", "loans", "pills", "replica", "watches", "dating"])
+
+
+def docs(texts: list[str], lang: str = "en") -> list[Document]:
+    return [Document(id=str(i), url=None, source="t", text=t, lang=lang) for i, t in enumerate(texts)]
+
+
+def test_signals_are_named_and_finite_where_defined() -> None:
+    values = compute(TUTORIAL, "en")
+    assert len(values) == len(NAMES) and values == compute(TUTORIAL, "en")
+    named = dict(zip(NAMES, values, strict=True))
+    assert 0 < named["stop_words"] < 1 and named["lorem_words"] < 0.05 and named["repeated_bigrams"] > 0
+    no_list = dict(zip(NAMES, compute(TUTORIAL, "xx"), strict=True))
+    assert no_list["stop_words"] != no_list["stop_words"]  # NaN: no stop list for the language, not zero
+
+
+def test_shipped_model_keeps_good_pages_and_drops_generated_junk() -> None:
+    step = QualityModel()
+    step.bind()
+    step.setup()
+    bundle = load(str(DEFAULT_MODEL))
+    assert step.threshold() == bundle["threshold"] and "out-of-fold" in bundle["threshold_source"]
+    assert len(GOOD) == 4
+    good = docs(GOOD)
+    assert all(not isinstance(r, Drop) for r in step.process_batch(good)), [d.quality_score for d in good]
+    junk = generate(VOCAB, per_class=3, seed=7)
+    results = step.process_batch(docs([text for _, text in junk]))
+    dropped = {cls: 0 for cls in GENERATORS}
+    for (cls, _), result in zip(junk, results, strict=True):
+        dropped[cls] += isinstance(result, Drop) and result.reason == "low_quality"
+    assert sum(dropped.values()) >= 0.8 * len(junk), dropped
+
+
+def test_min_score_overrides_the_stored_threshold() -> None:
+    step = QualityModel(min_score=1.0)
+    results = step.process_batch(docs([CLEAN]))
+    assert isinstance(results[0], Drop) and results[0].reason == "low_quality"
+    assert QualityModel(min_score=0.0).process_batch(docs([CLEAN]))[0].quality_score is not None
+
+
+@pytest.mark.parametrize("kwargs", [{"min_score": 2}, {"min_score": "high"}, {"model": "/no/such/model.pkl"},
+                                    {"kind": "image_text"}])
+def test_bad_arguments_fail_at_construction(kwargs: dict) -> None:
+    with pytest.raises(ValueError):
+        QualityModel(**kwargs)
+
+
+def test_a_model_of_other_features_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "old.pkl"
+    path.write_bytes(pickle.dumps({"model": None, "features": ["a", "b"], "threshold": 0.5}))
+    with pytest.raises(ValueError, match="features differ"):
+        QualityModel(model=str(path)).setup()
+
+
+def test_train_signals_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(0)
+    good, junk = tmp_path / "good.jsonl", tmp_path / "junk.jsonl"
+    with good.open("w") as f:
+        for i in range(60):
+            lines = rng.sample(CLEAN_LINES, k=min(len(CLEAN_LINES), rng.randint(5, 9)))
+            f.write(json.dumps({"id": f"g{i}", "text": "\n\n".join(lines)}) + "\n")
+    with junk.open("w") as f:
+        for i, (_, text) in enumerate(generate(VOCAB, per_class=9, seed=1)):
+            f.write(json.dumps({"id": f"j{i}", "text": text}) + "\n")
+    model = tmp_path / "mine.pkl"
+    assert main(["quality", "train", "--signals", "--positive", str(good), "--negative", str(junk),
+                 "-o", str(model), "--target-retention", "0.95"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["good"] == 60 and result["junk"] == 63 and model.is_file() and result["good_kept"] >= 0.95
+    step = QualityModel(model=str(model))
+    step.setup()
+    assert step.threshold() == result["threshold"]
+    assert not isinstance(step.process_batch(docs([CLEAN]))[0], Drop)
+    assert main(["quality", "train", "--signals", "--positive", str(good), "--negative", str(junk),
+                 "-o", str(model), "--target-retention", "2"]) == 2
