@@ -1,0 +1,66 @@
+"""Clear-cut junk rules: each fires on the junk it names, none on real page shapes, and as a step they drop with
+the reason (or record a signal when told not to drop)."""
+
+from __future__ import annotations
+
+import pytest
+
+from filters.junk_rules import ClearJunk
+from pipelines.records import Document
+from pipelines.step import Drop
+from tests.filters.golden import CLEAN, CLEAN_LINES
+from tests.filters.test_quality_model import GOOD
+
+LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit. Pellentesque habitant morbi tristique senectus et "
+         "netus et malesuada fames ac turpis egestas. Vestibulum tortor quam, feugiat vitae, ultricies eget, tempor "
+         "sit amet, ante. Donec eu libero sit amet quam egestas semper. Aenean ultricies mi vitae est.")
+BLOCK = "Home\nShop\nAbout us\nContact\nShare on Facebook\nTweet\n© 2024 Example Ltd. All rights reserved."
+WALL = ("We value your privacy. We and our 842 partners use cookies and similar technologies to store and access "
+        "information on your device, and process personal data for personalised ads and content. You can accept or "
+        "reject all cookies, or manage your preferences and consent at any time. Accept all. Reject all. Manage "
+        "options. Subscribe to keep reading: sign in or register for unlimited access.")
+_ANCHORS = ["replica watches", "payday loans", "casino bonus", "diet pills", "cheap flights", "car insurance",
+            "web hosting", "dating site", "forex signals", "essay writing"]
+LINKS = "\n".join(f"- [{a} {n}](https://spam{i}.example/{n}) and more" for i, a in enumerate(_ANCHORS)
+                  for n in ("uk", "online"))
+STUFFED = " ".join(f"{line} Cheap flights London cheap flights London." for line in CLEAN_LINES)
+
+CASES = {
+    "placeholder_text": LOREM + "\n\n" + LOREM.replace("Lorem ipsum", "Nam"),
+    "repeated_content": "\n\n".join([BLOCK] * 5 + [CLEAN_LINES[0]]),
+    "consent_or_paywall": WALL,
+    "link_list": LINKS,
+    "keyword_stuffing": STUFFED,
+}
+
+
+@pytest.mark.parametrize("reason", list(CASES))
+def test_each_rule_fires_on_its_junk(reason: str) -> None:
+    assert ClearJunk().failures(CASES[reason], "en") == [reason]
+
+
+def test_real_page_shapes_pass() -> None:
+    for text in [CLEAN, *GOOD]:
+        assert ClearJunk().failures(text, "en") == []
+
+
+def test_short_texts_are_not_judged() -> None:
+    assert ClearJunk().failures("Lorem ipsum dolor sit amet.", "en") == []
+
+
+def test_step_drops_or_records() -> None:
+    step = ClearJunk()
+    step.bind()
+    with pytest.raises(Drop) as info:
+        step.process(Document(id="w", url=None, source="t", text=WALL, lang="en"))
+    assert info.value.reason == "consent_or_paywall"
+    lenient = ClearJunk(drop=[])
+    lenient.bind()
+    doc = Document(id="w", url=None, source="t", text=WALL, lang="en")
+    assert lenient.process(doc) is doc and doc.quality_signals == ["clear_junk.consent_or_paywall"]
+
+
+@pytest.mark.parametrize("kwargs", [{"max_lorem": 2}, {"min_words": -1}, {"drop": ["spam"]}])
+def test_bad_arguments(kwargs: dict) -> None:
+    with pytest.raises(ValueError):
+        ClearJunk(**kwargs)
