@@ -32,7 +32,7 @@ from pipelines.step import Stage, Step
 TOP_KEYS = {"steps", "output"}
 STEP_KEYS = {"use", "with", "name"}
 OUTPUT_KEYS = {"max_rows_per_shard", "max_bytes_per_shard", "compression_level"}
-BUNDLED = ("default", "filters", "dedup")
+BUNDLED = ("default", "light", "filters", "dedup")
 
 
 class ConfigError(ValueError):

@@ -20,7 +20,7 @@ def warcs(shared_data: Path) -> list[str]:
     return expand_inputs([str(shared_data / "warc" / "iana.warc.gz"), str(shared_data / "warc" / "whirlwind.warc.gz")])
 
 
-def go(inputs, out: Path, local=True, config="default", **kw):
+def go(inputs, out: Path, local=True, config="light", **kw):
     return run(RunOptions(config=load_config(config), inputs=inputs, output=out, local=local, progress=False, **kw))
 
 
@@ -28,7 +28,7 @@ def rows(out: Path) -> pd.DataFrame:
     return pd.read_parquet(out / "text").sort_values("id").reset_index(drop=True)
 
 
-def check_stats_add_up(stats, config="default"):
+def check_stats_add_up(stats, config="light"):
     for s in stats["steps"]:
         assert s["in"] == s["kept"] + sum(s["dropped"].values()), s
     # Along each lane (steps reading the same record kind) rows only ever leave.
