@@ -117,43 +117,60 @@ TOP_NS = (2, 3, 4)
 DUP_NS = (5, 6, 7, 8, 9, 10)
 
 
+_HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # odd 64-bit constant (golden ratio); keys wrap modulo 2**64
+
+
 @lru_cache(maxsize=4096)
 def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
                  dup_ns: tuple[int, ...] = DUP_NS) -> tuple[dict[int, float], dict[int, float]]:
     """Gopher's n-gram repetition shares of ``text``'s lower-cased words: ``(top, dup)``, each ``n -> share``
-    (``top_ngram_char_share``, ``duplicate_ngram_char_share``), computed once per text.
+    (the same numbers as ``top_ngram_char_share`` and ``duplicate_ngram_char_share``), computed once per text.
 
     Cached by value: the repetition rules and the quality signals (filters/signals.py) read the same prose in
-    consecutive steps, and these shares are the costliest numbers either computes (measured: about half of a
-    long page's signal time). n-grams are built with ``zip`` over shifted lists, word lengths summed once.
+    consecutive steps. Vectorised: words become integer ids, each n-gram a 64-bit polynomial key built from the
+    (n-1)-gram's, counted with numpy, and a word is covered by a repeated n-gram when a repeated n-gram starts
+    in the n positions before it (a running sum). Measured on WCXB pages against the tuple-counting functions
+    below: identical shares, several times faster on long pages, where the rules made every document pay.
     """
+    import numpy as np
+
     ws = [w.lower() for w in words(text)]
-    lens = [len(w) for w in ws]
-    total = sum(lens)
-    top: dict[int, float] = {}
-    dup: dict[int, float] = {}
-    for n in top_ns:
-        if len(ws) < n or not total:
-            top[n] = 0.0
-            continue
-        gram, count = Counter(zip(*(ws[i:] for i in range(n)), strict=False)).most_common(1)[0]
-        top[n] = sum(len(w) for w in gram) * count / total if count > 1 else 0.0
+    top = dict.fromkeys(top_ns, 0.0)
+    dup = dict.fromkeys(dup_ns, 0.0)
+    lens = np.fromiter((len(w) for w in ws), dtype=np.int64, count=len(ws))
+    total = int(lens.sum())
+    if not total:
+        return top, dup
+    vocab: dict[str, int] = {}
+    ids = np.fromiter((vocab.setdefault(w, len(vocab) + 1) for w in ws), dtype=np.uint64, count=len(ws))
+    char_prefix = np.concatenate(([0], np.cumsum(lens)))
+    keys = ids.copy()
     zero = False
-    for n in sorted(dup_ns):
-        if zero or len(ws) < n or not total:
-            dup[n] = 0.0
-            continue
-        grams = list(zip(*(ws[i:] for i in range(n)), strict=False))
-        counts = Counter(grams)
-        covered_until = -1
-        chars = 0
-        for i, gram in enumerate(grams):
-            if counts[gram] > 1:
-                start = max(i, covered_until)
-                chars += sum(lens[start:i + n])
-                covered_until = i + n
-        dup[n] = chars / total
-        zero = dup[n] == 0.0  # no n-gram repeats, so no longer one does
+    with np.errstate(over="ignore"):
+        for n in range(1, max((*top_ns, *dup_ns), default=0) + 1):
+            if n > 1:
+                keys = keys[:-1] * np.uint64(_HASH_MULTIPLIER) + ids[n - 1:]
+            if len(keys) == 0:
+                break
+            if n not in top and n not in dup:
+                continue
+            _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+            if n in top:
+                best = int(counts.max())
+                if best > 1:
+                    # ties go to the n-gram that occurs first, as with Counter.most_common
+                    first = int(np.flatnonzero(counts[inverse] == best)[0])
+                    top[n] = int(char_prefix[first + n] - char_prefix[first]) * best / total
+            if n in dup and not zero:
+                starts = (counts[inverse] > 1).astype(np.int64)
+                running = np.concatenate(([0], np.cumsum(starts)))
+                idx = np.arange(len(ws))
+                # word j is covered when a repeated n-gram starts at any i in [j - n + 1, j]
+                hi = np.minimum(idx, len(starts) - 1) + 1
+                lo = np.maximum(idx - n + 1, 0)
+                covered = (running[hi] - running[np.minimum(lo, len(starts))]) > 0
+                dup[n] = int(lens[covered].sum()) / total
+                zero = dup[n] == 0.0  # no n-gram repeats, so no longer one does
     return top, dup
 
 
