@@ -1,6 +1,6 @@
 """How winnow's default signals model (``filters/models/quality-signals.pkl``) is made.
 
-    .venv/bin/python -m filters.quality_model_default [OUTPUT]      # rebuilds it (about 2 minutes, one core)
+    .venv/bin/python -m filters.quality_model_default [OUTPUT]      # rebuilds it (about a minute on one core)
 
 Nothing is downloaded: the text comes from what the installed stack carries.
 
@@ -19,11 +19,11 @@ Language: every text is labelled by lid.176 on its prose, as the pipeline does, 
 signals are those of the language found. The good text is English; the model reads shape, not words,
 and WCXB's pages in other languages are among those it is measured on (bench/filters_fidelity.py).
 
-Threshold: the score that keeps 98% of a random held-out quarter of the good pages (filters/quality_model.py,
-``TARGET_RETENTION``); the file records what it kept and dropped there. That target is winnow's choice, made
-by measuring 0.99, 0.98 and 0.97 on WCXB dev's good pages and bench/junk_set.py side by side (README, Filters):
-at 0.99 it kept 97% of WCXB's article/documentation/forum pages but let 10-12% of word salad and link farms
-through; at 0.98 it kept 93% and dropped at least 98% of every junk class; 0.97 kept 93% for no more junk.
+Threshold: the score that keeps 98% of the good pages, scored out-of-fold (filters/quality_model.py,
+``TARGET_RETENTION``); the file records what it kept and dropped there. That target is winnow's choice, made in
+development by comparing 0.99, 0.98 and 0.97 on WCXB dev's good pages and on bench/junk_set.py: at 0.99 the model
+alone let about a tenth of the word salad and link farms through, at 0.97 it dropped more good pages for no more
+junk. The development measurements read WCXB dev and the junk set; the model never trains on either.
 """
 
 from __future__ import annotations
