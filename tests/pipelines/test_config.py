@@ -11,11 +11,23 @@ def write(tmp_path, body):
     return str(path)
 
 
-def test_bundled_default_loads():
-    config = load_config("default")
+def test_bundled_light_loads():
+    config = load_config("light")
     assert [s.name for s in config.steps] == ["opt_out", "extract", "langid", "langid_interleaved", "exact_dedup",
                                               "exact_dedup_interleaved", "exact_dedup_images"]
     assert config.steps[1].produces_kinds == ("document", "image_text", "interleaved")
+    config.check_kinds({"page", "document"})
+
+
+def test_bundled_default_is_the_whole_chain():
+    config = load_config("default")
+    names = [s.name for s in config.steps]
+    assert names[:3] == ["opt_out", "url_filter", "extract"]
+    for lane in (["langid", "clear_junk", "quality_model", "profanity", "pii", "exact_dedup", "minhash_dedup"],
+                 ["langid_interleaved", "clear_junk_interleaved", "quality_model_interleaved", "pii_interleaved",
+                  "exact_dedup_interleaved", "minhash_dedup_interleaved"],
+                 ["langid_alt", "alt_quality", "pii_alt", "exact_dedup_images"]):
+        assert [n for n in names if n in lane] == lane
     config.check_kinds({"page", "document"})
 
 
