@@ -138,6 +138,11 @@ def scored_text(text: str, prose_only: bool = True) -> tuple[str, float]:
     return prose, parts.code_ratio
 
 
+def detect_prose(texts: list[str]) -> list[tuple[str, float]]:
+    """``(language, score)`` of each text as ``LanguageID`` scores it: on the prose, in one model call."""
+    return _predict([normalise(scored_text(t)[0]) for t in texts])
+
+
 def detect(text: str) -> tuple[str, float]:
     """``(language, score)`` of ``text``: an ISO 639 code as lid.176 labels it, score in [0, 1]."""
     return _predict([normalise(text)])[0]

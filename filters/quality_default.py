@@ -85,14 +85,20 @@ def ut1_archive() -> Path:
     raise FileNotFoundError("the UT1 blocklist archive is missing from datatrove's assets")
 
 
+def ut1_lines(name: str) -> list[str]:
+    """The lines of one member of the UT1 archive (``urls``, ``domains``, ...), as written."""
+    with tarfile.open(ut1_archive()) as archive:
+        member = archive.extractfile(name)
+        if member is None:
+            raise FileNotFoundError(f"{name} missing from the UT1 archive")
+        return member.read().decode("utf-8", "replace").splitlines()
+
+
 def negatives() -> list[str]:
     """UT1's spam page addresses as words, and runs of short documentation lines."""
     import pydoc_data.topics
 
-    with tarfile.open(ut1_archive()) as archive:
-        member = archive.extractfile("urls")
-        assert member is not None
-        urls = member.read().decode("utf-8", "replace").splitlines()
+    urls = ut1_lines("urls")
     out = []
     for url in urls:
         path = url.split("/", 1)[1] if "/" in url else ""

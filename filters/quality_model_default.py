@@ -36,12 +36,11 @@ import random
 import re
 import sys
 import sysconfig
-import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from filters.junk import Vocabulary, generate
-from filters.quality_default import ut1_archive
+from filters.quality_default import ut1_lines
 from filters.quality_model import DEFAULT_MODEL, train
 
 PACKAGES = ("numpy", "pandas", "sklearn", "scrapy", "twisted")
@@ -150,19 +149,16 @@ def good_pages(seed: int = SEED) -> list[str]:
 def vocabulary(pages: list[str]) -> Vocabulary:
     sentences = sorted({s.strip() for p in pages for s in _SENTENCE.findall(p)})
     words = sorted({w for s in sentences for w in s.split() if w.isalpha()})
-    with tarfile.open(ut1_archive()) as archive:
-        member = archive.extractfile("urls")
-        assert member is not None
-        urls = member.read().decode("utf-8", "replace").splitlines()
+    urls = ut1_lines("urls")
     spam = sorted({w.lower() for url in urls for w in re.split(r"[^A-Za-z]+", url.split("/", 1)[-1])
                    if 3 <= len(w) <= 12})
     return Vocabulary(sentences=sentences, words=words, spam=spam)
 
 
 def _langs(texts: list[str]) -> list[str]:
-    from filters.langid import _predict, normalise, scored_text
+    from filters.langid import detect_prose
 
-    return [lang for lang, _ in _predict([normalise(scored_text(t)[0]) for t in texts])]
+    return [lang for lang, _ in detect_prose(texts)]
 
 
 def build(output: str | Path = DEFAULT_MODEL, seed: int = SEED) -> dict:

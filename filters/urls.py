@@ -25,7 +25,6 @@ import functools
 import hashlib
 import os
 import re
-import tarfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,7 +32,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import xxhash
 
-from filters.quality_default import ut1_archive
+from filters.quality_default import ut1_archive, ut1_lines
 from filters.text import ALL_KINDS, check_kind
 from pipelines.step import Drop, Step
 
@@ -45,12 +44,7 @@ def cache_dir() -> Path:
 
 
 def _read_member(name: str) -> list[str]:
-    with tarfile.open(ut1_archive()) as archive:
-        member = archive.extractfile(name)
-        if member is None:
-            raise FileNotFoundError(f"{name} missing from the UT1 archive")
-        return [line.strip().lower() for line in member.read().decode("utf-8", "replace").splitlines()
-                if line.strip()]
+    return [line.strip().lower() for line in ut1_lines(name) if line.strip()]
 
 
 def _hash(domain: str) -> int:

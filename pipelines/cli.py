@@ -219,11 +219,11 @@ def _cmd_quality(args: argparse.Namespace) -> int:
 
     if args.quality_command == "train" and args.signals:
         from filters import quality_model
-        from filters.langid import detect, scored_text
+        from filters.langid import detect_prose
 
         def labelled(paths: list[str]) -> list[tuple[str, str | None]]:
             texts = [t for p in paths for t in quality.read_texts(p)]
-            return [(t, detect(scored_text(t)[0])[0]) for t in texts]
+            return [(t, lang) for t, (lang, _) in zip(texts, detect_prose(texts), strict=True)]
 
         try:
             if not 0 < args.target_retention <= 1:
