@@ -26,11 +26,12 @@ The rules apply to texts of at least ``min_words`` (30) words: ratios over a few
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from filters.rules import RuleFilter
 from filters.signals import compute, signal
-from filters.text import check_number, word_count
+from filters.text import check_number
 
 
 class ClearJunk(RuleFilter):
@@ -49,9 +50,9 @@ class ClearJunk(RuleFilter):
         self.max_keyword = check_number("max_keyword", max_keyword, 0, 1)
 
     def check(self, text: str, lang: str | None) -> Iterator[tuple[str, str]]:
-        if word_count(text, lang) < self.min_words:
-            return
         values = compute(text, lang)
+        if round(math.expm1(signal(values, "log_words"))) < self.min_words:  # the signals count words already
+            return
         lorem = signal(values, "lorem_words")
         if lorem >= self.max_lorem:
             yield "placeholder_text", f"{lorem:.2f}"

@@ -186,8 +186,8 @@ def _compute(text: str, lang: str | None) -> tuple[float, ...]:
         n_lorem += low in LOREM
         n_wall += low in WALL_WORDS
         n_seo += low in SEO_WORDS
-    sentences = [s.split() for s in _SENTENCE.findall(prose_plain)]
     if stops is not None:
+        sentences = [s.split() for s in _SENTENCE.findall(prose_plain)]
         stop_ratio = _ratio(n_stop, n) if n else nan
         ends = [s[-1].strip(".!?。！？\"'”’)").lower() for s in sentences if s]
         stop_end = _ratio(sum(e in stops for e in ends), len(ends)) if ends else nan
