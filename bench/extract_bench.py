@@ -36,7 +36,6 @@ Run under the exclusive benchmark lock:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import json
 import logging
@@ -53,10 +52,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import psutil  # noqa: E402
 import trafilatura  # noqa: E402
 
 from bench import wcxb  # noqa: E402
+from bench.cpu import cpu_seconds  # noqa: E402
 from extract.page import Extraction, extract_pages  # noqa: E402
 from pipelines.step import Drop  # noqa: E402
 
@@ -149,16 +148,6 @@ def variants() -> dict[str, Variant]:
         "winnow_trafilatura": Variant("selector=trafilatura (trafilatura's blocks, winnow's rendering), worker",
                                       TIME_LIMIT_S, selector="trafilatura"),
     }
-
-
-def cpu_seconds() -> float:
-    """CPU time (user + system) of this process and its children (the extraction worker) so far."""
-    me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
-    for child in me.children(recursive=True):
-        with contextlib.suppress(psutil.Error):
-            total += sum(child.cpu_times()[:2])
-    return total
 
 
 def steal_seconds() -> float | None:

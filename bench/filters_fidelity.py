@@ -40,6 +40,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from bench import wcxb
+from bench.cpu import cpu_seconds
 from bench.junk_set import CLASSES, junk_set
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
@@ -82,22 +83,6 @@ def write_warc(pages: list[wcxb.WcxbPage], path: Path) -> dict[str, str]:
             writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
                                                           length=len(body), http_headers=http))
     return urls
-
-
-def cpu_seconds() -> float:
-    """User + system CPU of this process, its live children (the extraction worker) and its finished children."""
-    import contextlib
-    import resource
-
-    import psutil
-
-    me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
-    for child in me.children(recursive=True):
-        with contextlib.suppress(psutil.Error):
-            total += sum(child.cpu_times()[:2])
-    done = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return total + done.ru_utime + done.ru_stime
 
 
 def run_chain(config: str, inputs: list[Path], out: Path) -> tuple[dict[str, Any], float]:
