@@ -42,7 +42,7 @@ from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, read_input
 from pipelines.records import OUTPUT_DIRS
 from pipelines.stats import summarize
-from pipelines.step import Stage
+from pipelines.step import Stage, fuse
 from pipelines.writer import ShardWriter, shard_wave
 
 log = logging.getLogger(__name__)
@@ -157,11 +157,13 @@ def run(opts: RunOptions) -> dict[str, Any]:
     _write_json(out / "manifest.json", manifest)
 
     batches = [pending[i:i + opts.wave_files] for i in range(0, len(pending), opts.wave_files)]
+    # Built once per run: a group's setup (models) then happens once per process, not once per wave.
+    units = fuse(opts.config.steps)
     if batches and not opts.local:
         from pipelines.ray_data import init_ray, plan_actor_steps
 
         init_ray(opts.address)
-        plan_actor_steps(sum(1 for s in opts.config.steps if not isinstance(s, Stage) and s.needs_actor))
+        plan_actor_steps(sum(1 for s in units if not isinstance(s, Stage) and s.needs_actor))
     with contextlib.ExitStack() as services:
         if batches:
             # Services a step needs for the whole run (e.g. the local LLM server), started in the driver before
@@ -171,7 +173,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
                     services.enter_context(step.open_services())
         for paths in batches:
             wid = wave_id(paths)
-            tallies = _run_wave(opts, paths, wid, set(waves), against)
+            tallies = _run_wave(opts, units, paths, wid, set(waves), against)
             record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
                       "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
             _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
@@ -214,14 +216,14 @@ def _previous_outputs(opts: RunOptions) -> list[tuple[Path, set[str]]]:
     return found
 
 
-def _run_wave(opts: RunOptions, paths: list[str], wid: str, done: set[str],
+def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], wid: str, done: set[str],
               against: list[tuple[Path, set[str]]] | None = None) -> list[dict[str, Any]]:
     by_kind: dict[str, Dataset] = {}
     for kind in sorted({input_kind(p) for p in paths}):
         group = [p for p in paths if input_kind(p) == kind]
         by_kind[kind] = _source(opts, group)
 
-    for step in opts.config.steps:
+    for step in units:
         ds = by_kind.pop(step.input_kind, None)
         if ds is None:
             continue
