@@ -78,6 +78,9 @@ class ExtractPage(Step):
     input_kind = "page"
     output_kind = "document"
     default_name = "extract"
+    # trafilatura runs in the deadline worker's child process (and the LLM in its server): the local runner
+    # prepares the next batch while this one is out (pipelines.dataset.prefetched).
+    works_out_of_process = True
 
     def __init__(
         self,

@@ -9,6 +9,8 @@ what lets the test suite assert that both produce the same rows. Stages that mak
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
@@ -65,7 +67,12 @@ class LocalDataset:
         if not getattr(step, "_local_setup_done", False):  # once per process, not once per wave
             step.setup()
             step._local_setup_done = True
-        return LocalDataset(step(t) for t in self._tables)
+        tables = self._tables
+        if step.works_out_of_process:
+            # The step waits on another process (extraction's deadline worker): its next batch is read and
+            # prepared in a thread meanwhile, so the other process does not wait for this one between batches.
+            tables = prefetched(tables, PREFETCH_BATCHES)
+        return LocalDataset(step(t) for t in tables)
 
     def map_batches(self, fn: TableFn) -> LocalDataset:
         return LocalDataset(fn(t) for t in self._tables)
@@ -109,8 +116,116 @@ class LocalDataset:
         return LocalDataset(list(self._tables))
 
     def split(self, kinds: tuple[str, ...]) -> dict[str, LocalDataset]:
-        bundles = list(self._tables)  # each lane reads every bundle; the generator could be read only once
-        return {kind: LocalDataset(map(Unbundle(kind), bundles)) for kind in kinds}
+        # The fan-out step and everything before it (reading, extraction) run in a thread that deals each bundle's
+        # lanes into one queue per kind, while this thread works on the lanes: extraction's child process keeps
+        # working while the filters run here, instead of the two taking turns (issue 14's idle core). The queues
+        # are unbounded: the lanes are read one after the other, so a later lane holds its whole wave, as the
+        # list of bundles did before.
+        feed = _LaneFeed(self._tables, kinds)
+        return {kind: LocalDataset(feed.lane(kind)) for kind in kinds}
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._tables
+
+
+_END = object()
+PREFETCH_BATCHES = 2
+
+
+def prefetched(tables: Iterable[pa.Table], depth: int) -> Iterator[pa.Table]:
+    """``tables``, read up to ``depth`` ahead in a background thread (order kept; an exception in the stream is
+    raised here, in order; closing this iterator stops the reading at its next table)."""
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        """Hand ``item`` over unless the consumer has gone (False)."""
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for table in tables:
+                if not put(table):
+                    return
+        except BaseException as exc:  # raised in the reader's thread, handed to the consumer
+            put(_Failed(exc))
+            return
+        put(_END)
+
+    thread = threading.Thread(target=read, name="winnow-prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = q.get()
+            if item is _END:
+                return
+            if isinstance(item, _Failed):
+                raise item.exc
+            yield item
+    finally:
+        stop.set()
+
+
+class _LaneFeed:
+    """Reads a stream of bundle tables in a background thread into one FIFO per kind.
+
+    An exception in the stream reaches every lane (raised where the lane is read); a lane closed before its end
+    (the run failed downstream) stops the thread at its next bundle.
+    """
+
+    def __init__(self, bundles: Iterable[pa.Table], kinds: tuple[str, ...]) -> None:
+        self._bundles = bundles
+        self._queues: dict[str, queue.SimpleQueue] = {kind: queue.SimpleQueue() for kind in kinds}
+        self._unbundle = {kind: Unbundle(kind) for kind in kinds}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._deal, name="winnow-lanes", daemon=True)
+                self._thread.start()
+
+    def _deal(self) -> None:
+        try:
+            for bundle in self._bundles:
+                if self._stop.is_set():
+                    return
+                for kind, q in self._queues.items():
+                    q.put(self._unbundle[kind](bundle))
+        except BaseException as exc:  # handed to the reader of each lane, raised there
+            for q in self._queues.values():
+                q.put(_Failed(exc))
+            return
+        for q in self._queues.values():
+            q.put(_END)
+
+    def lane(self, kind: str) -> Iterator[pa.Table]:
+        self._start()
+        q = self._queues[kind]
+        finished = False
+        try:
+            while True:
+                item = q.get()
+                if item is _END:
+                    finished = True
+                    return
+                if isinstance(item, _Failed):
+                    finished = True
+                    raise item.exc
+                yield item
+        finally:
+            if not finished:
+                self._stop.set()
+
+
+class _Failed:
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
