@@ -73,6 +73,9 @@ class Matcher:
         self.single = frozenset(e for e in entries if " " not in e)
         self.phrases = frozenset(tuple(e.split()) for e in entries if " " in e and len(e.split()) <= MAX_PHRASE)
         self.lengths = sorted({len(p) for p in self.phrases})
+        # Phrases are looked up only where a text word starts one: building a tuple at every position for every
+        # phrase length was 40% of the step's time on the WCXB bench, for the same count.
+        self.first_words = frozenset(p[0] for p in self.phrases)
         alternatives = sorted((re.escape(s) for s in substring if s), key=len, reverse=True)
         self.substring = re.compile("|".join(alternatives)) if alternatives else None
 
@@ -80,8 +83,11 @@ class Matcher:
         """Occurrences of listed words (phrases count once) in ``text``."""
         ws = [w.lower() for w in words(text)]
         n = sum(w in self.single for w in ws)
-        for size in self.lengths:
-            n += sum(tuple(ws[i:i + size]) in self.phrases for i in range(len(ws) - size + 1))
+        if self.phrases:
+            last = len(ws)
+            for i, w in enumerate(ws):
+                if w in self.first_words:
+                    n += sum(i + size <= last and tuple(ws[i:i + size]) in self.phrases for size in self.lengths)
         if self.substring is not None:
             n += len(self.substring.findall(text.lower()))
         return n

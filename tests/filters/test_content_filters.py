@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from filters.image_alt import AltTextQuality, InterleavedQuality, is_filename, is_generic
-from filters.profanity import Profanity, word_list
+from filters.profanity import Profanity, matcher_for, word_list
+from filters.text import words
 from filters.urls import URLFilter
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment, from_table, to_table
 from pipelines.step import Drop
@@ -50,6 +53,27 @@ def test_profanity_per_language_lists_and_phrases() -> None:
     assert reason(Profanity(), doc(japanese, "ja")) == "profanity_ratio"  # substring matching
     assert reason(Profanity(extra_words=["gadzooks"]), doc("Well gadzooks, said the miller.")) == "profanity_ratio"
 
+
+
+def _count_every_position(matcher, text: str) -> int:
+    """The phrase count as first written: every phrase length at every position (the reference)."""
+    ws = [w.lower() for w in words(text)]
+    n = sum(w in matcher.single for w in ws)
+    for size in matcher.lengths:
+        n += sum(tuple(ws[i:i + size]) in matcher.phrases for i in range(len(ws) - size + 1))
+    return n
+
+
+def test_phrase_lookup_from_first_words_counts_as_every_position() -> None:
+    matcher = matcher_for("en")
+    phrases = sorted(" ".join(p) for p in matcher.phrases)[:40]
+    rng = random.Random(7)
+    filler = [w for line in CLEAN_LINES for w in line.split()][:400]
+    texts = [" ".join([*rng.sample(filler, 30), rng.choice(phrases), *rng.sample(filler, 5)]) for _ in range(50)]
+    texts += [phrases[0], phrases[0] + " " + phrases[0], phrases[1].split()[0], "2 girls 1", "2 girls 1 cup"]
+    counts = [matcher.count(t) for t in texts]
+    assert counts == [_count_every_position(matcher, t) for t in texts]
+    assert sum(counts) >= 50 and counts[-1] == 1 and counts[-2] == 0  # the phrases were found, one at the end
 
 def test_profanity_on_alt_text_and_interleaved() -> None:
     pair = ImageTextPair(id="p", url=None, source="s", alt="a shit photo of the mill", lang="en")
