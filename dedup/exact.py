@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipelines.records import schema_of
 from pipelines.step import Stage
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,19 @@ def key_digest(names: tuple[str, ...], values: tuple[Any, ...]) -> str:
     return hashlib.blake2b(joined.encode("utf-8"), digest_size=16).hexdigest()
 
 
+def check_fields(kind: str, fields: tuple[str, ...]) -> None:
+    """Raise ValueError (a config error, before any work) unless every field is a text column of ``kind``'s
+    records, or ``segments`` of interleaved documents."""
+    schema = schema_of(kind)
+    for name in fields:
+        if not isinstance(name, str) or name not in schema.names:
+            texts = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+            raise ValueError(f"field {name!r} is not a column of {kind} records; text columns: {texts}")
+        column_type = schema.field(name).type
+        if name != "segments" and not (pa.types.is_string(column_type) or pa.types.is_large_string(column_type)):
+            raise ValueError(f"field {name!r} of {kind} records is {column_type}, not text")
+
+
 @functools.lru_cache(maxsize=4)
 def _load_prior(files: tuple[str, ...]) -> frozenset[str]:
     """Digests kept by completed earlier waves; cached per worker process."""
@@ -124,6 +138,7 @@ class ExactDedup(Stage):
         self.fields = (fields,) if isinstance(fields, str) else tuple(fields)
         if not self.fields:
             raise ValueError("field must name at least one column")
+        check_fields(kind, self.fields)
         self.field = self.fields[0]
         self.wave: str | None = None
         self.own_files: tuple[str, ...] = ()

@@ -40,6 +40,7 @@ import pyarrow.compute as pc
 
 from dedup import state
 from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, buckets_of, connected_components, count_rows
+from dedup.exact import check_fields
 from dedup.minhash import MinHashParams, band_keys, choose_bands, jaccard, shingle_hashes, signatures
 from pipelines.step import Stage
 
@@ -96,17 +97,26 @@ class MinHashDedup(Stage):
             raise ValueError("give either bands and rows, or threshold, not both")
         if (bands is None) != (rows is None):
             raise ValueError("give bands and rows together")
+        for name, value in (("bands", bands), ("rows", rows), ("num_perm", num_perm), ("ngram", ngram),
+                            ("char_ngram", char_ngram), ("buckets", buckets)):
+            # None means "the default"; 0 or a string must not quietly become FineWeb's 14 x 8.
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
         if threshold is not None:
-            if not 0.0 < threshold < 1.0:
-                raise ValueError(f"threshold must be in (0, 1), got {threshold}")
+            if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
+                raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
             bands, rows = choose_bands(threshold, num_perm or 112)
-        bands, rows = bands or 14, rows or 8
+        if bands is None:
+            bands, rows = 14, 8
+        if num_perm is not None and num_perm < bands * rows:
+            raise ValueError(f"num_perm {num_perm} is fewer than bands x rows = {bands * rows}")
         if verify is not None and not 0.0 < verify <= 1.0:
             raise ValueError(f"verify must be a Jaccard threshold in (0, 1], got {verify}")
         if buckets < 1 or max_pairs_group < 2:
             raise ValueError("buckets must be >= 1 and max_pairs_group >= 2")
         self.input_kind = kind  # type: ignore[misc]  # an instance may narrow the class default
         self.field = field or FIELDS[kind]
+        check_fields(kind, (self.field,))
         self.params = MinHashParams(num_perm=num_perm or bands * rows, bands=bands, rows=rows, ngram=ngram,
                                     char_ngram=char_ngram, seed=seed)
         self.verify = verify

@@ -31,7 +31,11 @@ from pipelines.step import Stage, Step
 
 TOP_KEYS = {"steps", "output"}
 STEP_KEYS = {"use", "with", "name"}
-OUTPUT_KEYS = {"max_rows_per_shard", "max_bytes_per_shard", "compression_level"}
+# Bounds of each output setting. zstd's levels are 1-22 (pyarrow also takes negative "fast" levels, which
+# winnow does not offer); a shard needs at least one row, and bytes bound a shard from 1 KiB.
+OUTPUT_RANGES = {"max_rows_per_shard": (1, 2**31 - 1), "max_bytes_per_shard": (1024, 2**40),
+                 "compression_level": (1, 22)}
+OUTPUT_KEYS = set(OUTPUT_RANGES)
 BUNDLED = ("default", "light", "filters", "dedup")
 
 
@@ -93,6 +97,10 @@ def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
     output = raw.get("output") or {}
     if not isinstance(output, dict) or set(output) - OUTPUT_KEYS:
         raise ConfigError(f"{path}: 'output' accepts {sorted(OUTPUT_KEYS)}, got {output!r}")
+    for key, value in output.items():
+        low, high = OUTPUT_RANGES[key]
+        if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
+            raise ConfigError(f"{path}: output.{key} must be a whole number from {low} to {high}, got {value!r}")
     return PipelineConfig(path=str(path), raw=raw, steps=steps, output=output)
 
 
