@@ -8,7 +8,8 @@ runs in an actor pool iff it overrides ``setup`` or asks for a GPU (NeMo Curator
 The framework-owned ``Step.__call__(pyarrow.Table) -> pyarrow.Table`` hands only live rows to the
 step, turns ``Drop("reason")`` into a tombstone row with ``dropped_by = "<step>.<reason>"``, turns
 any other exception on one record into ``<step>.error`` (counted, logged once, never fatal for the
-batch), and enforces the declared output schema. Drop reasons are short snake_case strings
+batch: a batch that raises in ``process_batch`` is run again record by record), and enforces the declared
+output schema. Drop reasons are short snake_case strings
 (datatrove's convention).
 """
 
@@ -150,9 +151,8 @@ class Step(_Component):
         name = self._name()
         try:
             results = self.process_batch(records)
-        except Exception as exc:  # a bug or a model failure on the whole batch: drop it, counted
-            log.exception("step %s failed on a batch of %d records", name, len(records))
-            results = [Drop("error", f"{type(exc).__name__}: {exc}")] * len(records)
+        except Exception as exc:
+            results = self._one_by_one(records, exc)
         if len(results) != len(records):
             raise RuntimeError(f"{name}.process_batch returned {len(results)} results for {len(records)} records")
 
@@ -170,6 +170,31 @@ class Step(_Component):
             else:
                 kept.append(result)
         return kept, dropped, reasons
+
+    def _one_by_one(self, records: list[Any], exc: Exception) -> list[Any]:
+        """After ``process_batch`` raised: each record again on its own, so that one bad record costs itself only
+        (a batch of 256 must not become 256 ``.error`` rows). A step that mutated some records before raising
+        sees them mutated in the retry; winnow's steps set fields, so a second pass gives the same result."""
+        name = self._name()
+        if len(records) == 1:
+            log.warning("step %s failed on record %s: %s: %s", name, getattr(records[0], "id", "?"),
+                        type(exc).__name__, exc)
+            return [Drop("error", f"{type(exc).__name__}: {exc}")]
+        log.warning("step %s failed on a batch of %d records (%s: %s); trying them one by one", name, len(records),
+                    type(exc).__name__, exc)
+        results: list[Any] = []
+        for record in records:
+            try:
+                one = self.process_batch([record])
+            except Exception as err:
+                log.warning("step %s failed on record %s: %s: %s", name, getattr(record, "id", "?"),
+                            type(err).__name__, err, exc_info=log.isEnabledFor(logging.DEBUG))
+                results.append(Drop("error", f"{type(err).__name__}: {err}"))
+                continue
+            if len(one) != 1:
+                raise RuntimeError(f"{name}.process_batch returned {len(one)} results for 1 record")
+            results.append(one[0])
+        return results
 
     def _tombstones(self, records: list[Any], reasons: list[tuple[str, str | None]], in_kind: str,
                     out_kind: str) -> pa.Table:
