@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from dedup.components import BUCKET, buckets_of
 from pipelines.records import schema_of
 from pipelines.step import Stage
 
@@ -111,9 +112,9 @@ def check_fields(kind: str, fields: tuple[str, ...]) -> None:
             raise ValueError(f"field {name!r} of {kind} records is {column_type}, not text")
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=64)
 def _load_prior(files: tuple[str, ...]) -> frozenset[str]:
-    """Digests kept by completed earlier waves; cached per worker process."""
+    """Digests kept by completed earlier waves (one bucket's files); cached per worker process."""
     seen: set[str] = set()
     for f in files:
         seen.update(pq.read_table(f, columns=["digest"]).column("digest").to_pylist())
@@ -124,13 +125,27 @@ def _committed_files(folder: str, waves: set[str]) -> tuple[str, ...]:
     return tuple(sorted(str(p) for p in Path(folder).glob("*.parquet") if p.name.split("-", 1)[0] in waves))
 
 
+_BUCKET_FILE = re.compile(r"^[^-]+-b(\d+)of(\d+)-")
+
+
+def _files_of_bucket(files: tuple[str, ...], bucket: int, buckets: int) -> tuple[str, ...]:
+    """The state files that may hold digests of ``bucket``: its own, and any written with another bucket count
+    (or before digests were bucketed), which can hold digests of every bucket."""
+    out = []
+    for f in files:
+        match = _BUCKET_FILE.match(Path(f).name)
+        if match is None or int(match.group(2)) != buckets or int(match.group(1)) == bucket:
+            out.append(f)
+    return tuple(out)
+
+
 class ExactDedup(Stage):
     """Keep one row per normalised key. ``kind``: the record kind; ``field``: a column or a list of columns
     (default: ``text`` for documents, ``segments`` for interleaved documents, ``image_url`` for image-text)."""
 
     default_name = "exact_dedup"
 
-    def __init__(self, field: str | list[str] | None = None, kind: str = "document") -> None:
+    def __init__(self, field: str | list[str] | None = None, kind: str = "document", buckets: int = 32) -> None:
         if kind not in DEFAULT_FIELD:
             raise ValueError(f"kind must be one of {sorted(DEFAULT_FIELD)}, got {kind!r}")
         self.input_kind = kind  # type: ignore[misc]  # an instance may narrow the class default
@@ -139,6 +154,9 @@ class ExactDedup(Stage):
         if not self.fields:
             raise ValueError("field must name at least one column")
         check_fields(kind, self.fields)
+        if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
+            raise ValueError(f"buckets must be a whole number >= 1, got {buckets!r}")
+        self.buckets = buckets
         self.field = self.fields[0]
         self.wave: str | None = None
         self.own_files: tuple[str, ...] = ()
@@ -164,8 +182,11 @@ class ExactDedup(Stage):
         self.against_files = tuple(files)
 
     def run(self, dataset: Any) -> Any:
+        # Grouped by a bucket of the digest, not the digest: a shuffle group per distinct text meant one call of
+        # the group function per text, and every call loaded every digest kept before. A bucket's group holds all
+        # copies of its texts, and loads only its own bucket's earlier digests.
         return (dataset.map_batches(self._add_key)
-                .map_groups(KEY, self._dedup)
+                .map_groups(BUCKET, self._dedup)
                 .map_batches(self._persist_and_strip))
 
     def _add_key(self, table: pa.Table) -> pa.Table:
@@ -173,11 +194,24 @@ class ExactDedup(Stage):
         values = list(zip(*(table.column(f).to_pylist() for f in self.fields), strict=True))
         ids = table.column("id").to_pylist()
         # Tombstones get a key of their own so they pass through the shuffle untouched.
-        keys = [key_digest(self.fields, v) if alive else f"~{i}" for v, alive, i in zip(values, live, ids, strict=True)]
-        return table.append_column(KEY, pa.array(keys, pa.string()))
+        keys = pa.array([key_digest(self.fields, v) if alive else f"~{i}"
+                         for v, alive, i in zip(values, live, ids, strict=True)], pa.string())
+        return table.append_column(KEY, keys).append_column(BUCKET, buckets_of(keys, self.buckets))
+
+    def _prior(self, table: pa.Table) -> frozenset[str] | set[str]:
+        """Digests kept earlier, for the buckets in ``table`` (one on Ray; every bucket in ``--local``)."""
+        if not self.prior_files:
+            return frozenset()
+        present = pc.unique(table.column(BUCKET)).to_pylist()
+        if len(present) == 1:
+            return _load_prior(_files_of_bucket(self.prior_files, present[0], self.buckets))
+        seen: set[str] = set()
+        for bucket in present:
+            seen |= _load_prior(_files_of_bucket(self.prior_files, bucket, self.buckets))
+        return seen
 
     def _dedup(self, table: pa.Table) -> pa.Table:
-        prior = _load_prior(self.prior_files) if self.prior_files else frozenset()
+        prior = self._prior(table)
         # Missing dates sort last: a dated capture is the better representative.
         order = pc.sort_indices(table, sort_keys=[(KEY, "ascending", "at_end"), ("fetched_at", "ascending", "at_end"),
                                                   ("id", "ascending", "at_end")])
@@ -211,14 +245,16 @@ class ExactDedup(Stage):
         return table
 
     def _persist_and_strip(self, table: pa.Table) -> pa.Table:
-        live = pc.is_null(table.column("dropped_by"))
-        digests = table.filter(live).column(KEY)
-        if len(digests) and self.state_dir:
+        live = table.filter(pc.is_null(table.column("dropped_by")))
+        if live.num_rows and self.state_dir:
             folder = Path(self.state_dir)
             folder.mkdir(parents=True, exist_ok=True)
-            name = hashlib.blake2b("\n".join(digests.to_pylist()).encode(), digest_size=8).hexdigest()
-            path = folder / f"{self.wave}-{name}.parquet"
-            tmp = folder / f".{path.name}.tmp"
-            pq.write_table(pa.table({"digest": digests}), tmp)
-            tmp.replace(path)
-        return table.drop_columns([KEY])
+            # One file per bucket (``<wave>-b<bucket>of<buckets>-<hash>``): a later wave's group reads its own.
+            for bucket in pc.unique(live.column(BUCKET)).to_pylist():
+                digests = live.filter(pc.equal(live.column(BUCKET), bucket)).column(KEY)
+                name = hashlib.blake2b("\n".join(digests.to_pylist()).encode(), digest_size=8).hexdigest()
+                path = folder / f"{self.wave}-b{bucket}of{self.buckets}-{name}.parquet"
+                tmp = folder / f".{path.name}.tmp"
+                pq.write_table(pa.table({"digest": digests}), tmp)
+                tmp.replace(path)
+        return table.drop_columns([KEY, BUCKET])

@@ -1,5 +1,6 @@
 from datetime import UTC, datetime
 
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
@@ -56,7 +57,8 @@ def test_index_carries_over_to_later_waves_only_when_committed(tmp_path):
     first = stage(tmp_path)
     run(first, [doc("a", "alpha"), doc("b", "beta")])
     files = list(tmp_path.glob("w1-*.parquet"))
-    assert len(files) == 1 and pq.read_table(files[0]).num_rows == 2
+    # one file per bucket of the digests (two texts: two buckets here)
+    assert sum(pq.read_table(f).num_rows for f in files) == 2 and all("of32-" in f.name for f in files)
 
     later = ExactDedup()
     later.bind()
@@ -131,3 +133,18 @@ def test_dedup_against_an_earlier_output(tmp_path):
     s.bind_against([(str(tmp_path), {"w1"}), (str(tmp_path / "missing"), {"w9"})])
     rows = run(s, [doc("c", "ALPHA"), doc("d", "delta")])
     assert {r.id: r.drop_detail for r in rows if r.dropped_by} == {"c": "kept in an earlier wave"}
+
+
+def test_a_group_reads_its_own_buckets_state_and_older_unbucketed_files(tmp_path):
+    from dedup.exact import _files_of_bucket
+
+    files = ("w1-b3of32-x.parquet", "w1-b4of32-y.parquet", "w0-abcdef.parquet", "w2-b4of8-z.parquet")
+    assert _files_of_bucket(files, 3, 32) == ("w1-b3of32-x.parquet", "w0-abcdef.parquet", "w2-b4of8-z.parquet")
+    # a state file written before digests were bucketed still drops its texts in a later wave
+    pq.write_table(pa.table({"digest": [text_digest("alpha")]}), tmp_path / "w0-0123456789abcdef.parquet")
+    later = ExactDedup(buckets=4)
+    later.bind()
+    later.bind_state(str(tmp_path), "w5", {"w0"})
+    rows = run(later, [doc("c", "alpha"), doc("d", "delta")])
+    assert {r.id: r.drop_detail for r in rows if r.dropped_by} == {"c": "kept in an earlier wave"}
+    assert all("of4-" in f.name for f in tmp_path.glob("w5-*.parquet"))
