@@ -7,6 +7,7 @@ for gzip), which is what ``Page.source`` names, so tests can assert exact source
 
 from __future__ import annotations
 
+import gzip
 import io
 import uuid
 from pathlib import Path
@@ -43,6 +44,19 @@ class WarcBuilder:
             warc_headers_dict={"WARC-Date": date, "WARC-Record-ID": rid or record_id()},
         )
         return self._write(record)
+
+    def add_raw_response(self, url: str, block: bytes, date: str = "2024-05-01T12:00:00Z") -> int:
+        """A response whose block (HTTP status line, headers and body) is ``block`` exactly, for malformed
+        HTTP: written by hand, since warcio's writer parses (and rejects) the HTTP headers it is given."""
+        headers = [("WARC-Type", "response"), ("WARC-Record-ID", record_id()), ("WARC-Date", date),
+                   ("WARC-Target-URI", url), ("Content-Type", "application/http; msgtype=response"),
+                   ("Content-Length", str(len(block)))]
+        head = "WARC/1.1\r\n" + "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
+        record = head.encode() + block + b"\r\n\r\n"
+        offset = self._out.tell()
+        self._out.write(gzip.compress(record) if self.gzip else record)  # WARC 1.1 Annex D.2: one member per record
+        self.offsets.append(offset)
+        return offset
 
     def add_redirect(self, url: str, location: str, status: int = 302) -> int:
         return self.add_response(url, b"<html><body>moved</body></html>", status=status,

@@ -8,10 +8,12 @@ records is reported as ``read.corrupt_input``: records cannot be addressed by of
 What each record becomes (WARC 1.1 §6 names the record types):
 
 - ``response`` with HTTP status 200 and an HTML media type -> a Page; ``source`` is
-  ``<file name>@<record offset>`` (the compressed offset for ``.warc.gz``, as in CDX indexes), ``id``
-  a hash of WARC-Record-ID.
+  ``<name>@<record offset>`` (``name`` the file name unless the caller gives a label; the
+  compressed offset for ``.warc.gz``, as in CDX indexes), ``id`` a hash of WARC-Record-ID.
 - other ``response`` records -> tombstones; which reason, and what counts as HTML, is
-  ``pipelines.readers.warc_http``'s job.
+  ``pipelines.readers.warc_http``'s job. So is undoing the body's HTTP codings (chunked, gzip,
+  deflate, br): a body that does not decode under its ``Content-Encoding`` ->
+  ``read.undecodable_payload``, naming the coding and the decoder's error.
 - ``revisit`` (§6.7): the original response in the same file is re-read and judged the same way
   (``pipelines.readers.warc_revisits``); no original -> ``read.revisit_unresolved``.
 - ``metadata`` records written by winnow's crawler (``application/warc-fields`` with
@@ -26,12 +28,22 @@ What each record becomes (WARC 1.1 §6 names the record types):
   their meaning (a sanitised copy, a text dump) is not known.
 - ``request``, ``warcinfo``, ``resource``, ``continuation``: not pages, no row.
 
-Damage: a record whose block ends before its Content-Length, is not followed by the CRLF CRLF
-separator (§4), cannot be parsed or decompressed, or is not a WARC record at all ends the file
-with one ``read.corrupt_input`` tombstone naming the error and the record's offset; everything
-before it has been yielded. An empty file is damage too: §4 defines a WARC file as one or more
-records. warcio itself is lenient (it prints gzip errors to stderr and returns short reads), so the
-length and separator checks here are what notice truncation and bit flips.
+Damage to the file: a record whose block ends before its Content-Length, is not followed by the
+CRLF CRLF separator (§4), whose WARC headers cannot be parsed, whose gzip member (the file's own
+compression) cannot be decompressed, or that is not a WARC record at all ends the file with one
+``read.corrupt_input`` tombstone naming the error and the record's offset; everything before it has
+been yielded. Past such a point the next record's start is not known. An empty file is damage too:
+§4 defines a WARC file as one or more records. warcio itself is lenient (it prints gzip errors to
+stderr and returns short reads), so the length and separator checks here are what notice truncation
+and bit flips.
+
+A failure that belongs to one record costs that record only, and reading goes on at the next one:
+the record's block is still read to its end and checked as above, so where the next record starts
+is known. An undecodable payload is ``read.undecodable_payload`` (above); any other error while
+turning a response or revisit into a row (odd HTTP headers, a case no rule foresaw) is
+``read.bad_record`` naming the exception, the reason the document readers use for one unusable
+record. When the same record also fails those checks, ``read.corrupt_input`` wins: a body that
+does not decode because the file was cut inside it is the file's damage, not the page's.
 """
 
 from __future__ import annotations
@@ -49,11 +61,13 @@ from pipelines.readers.charset import decode_html
 from pipelines.readers.warc_http import (  # noqa: F401 - looks_like_html re-exported for callers and tests
     HTML_TYPES,
     SNIFF_BYTES,
+    UndecodablePayload,
     _Http,
     _http,
     _short,
     _status_verdict,
     _type_verdict,
+    decode_payload,
     looks_like_html,
 )
 from pipelines.readers.warc_revisits import (
@@ -71,15 +85,15 @@ RENDERED_HEADER = "WARC-Winnow-Rendered"  # crawler/warc_writer.py marks its con
 
 
 class _Damage(Exception):
-    """The file is damaged at the current record."""
+    """The file is damaged at the current record: reading cannot go on past it."""
 
 
 class _WarcFile:
     """One pass over one WARC file, producing Page rows and tombstones."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, name: str | None = None) -> None:
         self.path = path
-        self.name = os.path.basename(path)
+        self.name = name or os.path.basename(path)
         self.originals = _Originals(path)
 
     def source(self, offset: int) -> str:
@@ -133,7 +147,8 @@ class _WarcFile:
                     yield from _release(held)
                     yield self.corrupt(start, f"{what} (cut inside a record header?)")
                 return
-            except Exception as exc:  # warcio raises a zoo of types for damage; all mean "stop here"
+            except Exception as exc:  # warcio raises a zoo of types for file damage; all mean "stop here"
+                # (one record's own failures never get here: _row turns them into its tombstone)
                 yield from _release(held)
                 yield self.corrupt(start, _describe(exc))
                 return
@@ -145,12 +160,18 @@ class _WarcFile:
         if record.format != "warc":
             raise _Damage(f"not a WARC record ({record.format} format)")
         _check_length(record)
-        if record.rec_type == "response":
-            self.originals.add(record, offset)
-            return self._response(record, offset)
-        if record.rec_type == "revisit":
-            return self._revisit(record, offset)
-        return None
+        try:
+            if record.rec_type == "response":
+                self.originals.add(record, offset)
+                return self._response(record, offset)
+            if record.rec_type == "revisit":
+                return self._revisit(record, offset)
+            return None
+        except _Damage:
+            raise
+        except Exception as exc:  # the record's block is intact (_finish checks): only this record is lost
+            log.warning("%s: record at offset %d skipped: %s", self.path, offset, _describe(exc))
+            return self.tombstone(record, offset, None, "read.bad_record", _describe(exc))
 
     def _finish(self, archive: ArchiveIterator, record: Any) -> None:
         """Consume the rest of the record and its separator, raising _Damage if either is wrong."""
@@ -172,7 +193,11 @@ class _WarcFile:
         verdict = _status_verdict(http) or _type_verdict(http, None)
         if verdict:
             return self.tombstone(record, offset, http, *verdict)
-        payload = record.content_stream().read()
+        body = _read_body(record)
+        try:
+            payload = decode_payload(body, http)
+        except UndecodablePayload as exc:
+            return self.tombstone(record, offset, http, "read.undecodable_payload", str(exc))
         verdict = _type_verdict(http, payload[:SNIFF_BYTES])
         if verdict:
             return self.tombstone(record, offset, http, *verdict)
@@ -292,6 +317,14 @@ def _check_length(record: Any) -> None:
         raise _Damage(f"missing or invalid Content-Length {value!r} (cut inside the header?)")
 
 
+def _read_body(record: Any) -> bytes:
+    """The rest of the record's block as stored (the HTTP body); a failure here is the file's."""
+    try:
+        return record.raw_stream.read()
+    except Exception as exc:  # the file's gzip member or the disk under it, not the page's own coding
+        raise _Damage(_describe(exc)) from exc
+
+
 def _has_data_after(fh: BinaryIO, offset: int) -> bool:
     """Whether anything but whitespace follows ``offset`` in the file."""
     fh.seek(offset)
@@ -305,6 +338,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}"
 
 
-def iter_pages(path: str) -> Iterator[Page]:
-    """Page rows and tombstones of one WARC file, in file order; never raises for bad data."""
-    yield from _WarcFile(path).pages()
+def iter_pages(path: str, name: str | None = None) -> Iterator[Page]:
+    """Page rows and tombstones of one WARC file, in file order; never raises for bad data.
+    ``name``: the file's label in ``source`` (default its file name)."""
+    yield from _WarcFile(path, name).pages()

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 
-from pipelines.readers.warc_http import _Http, _http
+from pipelines.readers.warc_http import _Http, _http, decode_payload
 
 
 def parse_warc_date(value: str | None) -> datetime | None:
@@ -80,8 +80,12 @@ class _Originals:
             self._fh = open(self.path, "rb")  # noqa: SIM115 - kept open across revisits, closed in close()
         self._fh.seek(offset)
         record = next(iter(ArchiveIterator(self._fh)))
-        return _Capture(record.rec_headers.get_header("WARC-Record-ID"), _http(record),
-                        record.content_stream().read())
+        http = _http(record)
+        # The same decoding as the response itself (warc_http.decode_payload: warcio's br decoding breaks with
+        # brotli 1.2); UndecodablePayload makes the revisit unresolved, naming why.
+        payload = (decode_payload(record.raw_stream.read(), http) if http is not None
+                   else record.content_stream().read())
+        return _Capture(record.rec_headers.get_header("WARC-Record-ID"), http, payload)
 
     def close(self) -> None:
         if self._fh is not None:
