@@ -49,7 +49,7 @@ CACHE = REPO / "bench" / "results" / ".cache"  # bench/results/ is not committed
 REASON = "minhash_dedup.near_duplicate"
 
 
-def read_shard(path: str):
+def read_shard(path: str, name: str | None = None):
     """Parquet shard -> Document tables (8192 rows each), as a JSONL/Parquet input of ``winnow run`` yields."""
     from pipelines.records import conform
 
@@ -79,7 +79,7 @@ def child_winnow(corpus: Path, runner: str, verify: float | None) -> dict:
         init_ray(None)
         ray.data.DataContext.get_current().enable_progress_bars = False
         startup = time.perf_counter() - t
-        ds = RayDataset.from_inputs(paths, read_shard)
+        ds = RayDataset.from_inputs([(p, Path(p).name) for p in paths], read_shard)
     else:
         from pipelines.dataset import LocalDataset
 

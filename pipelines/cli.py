@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
                      help="earlier output folder(s): dedup stages also drop duplicates of rows kept there, "
                      "using their persisted indexes (nothing there is re-read or re-hashed)")
+    run.add_argument("--max-error-rate", type=float, default=0.5, metavar="R",
+                     help="stop, without committing the wave, when a step fails (errors, not drops) on more than this "
+                     "share of the records that reached it, from 10 errors on (default 0.5; 1 never stops)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
 
     crawl = sub.add_parser(
@@ -125,7 +128,7 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from pipelines.readers import expand_inputs
-    from pipelines.runner import OutputMismatchError, RunOptions, run
+    from pipelines.runner import ErrorBudgetExceeded, OutputMismatchError, RunOptions, run
 
     try:
         config = load_config(args.config, annotate=args.annotate)
@@ -139,12 +142,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.wave_files < 1:
         print("winnow run: --wave-files must be at least 1", file=sys.stderr)
         return 2
+    if not 0.0 <= args.max_error_rate <= 1.0:
+        print("winnow run: --max-error-rate must be between 0 and 1", file=sys.stderr)
+        return 2
     opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
-                      progress=not args.no_progress, dedup_against=[Path(p) for p in args.dedup_against])
+                      progress=not args.no_progress, dedup_against=[Path(p) for p in args.dedup_against],
+                      max_error_rate=args.max_error_rate)
     try:
         stats = run(opts)
-    except (ConfigError, OutputMismatchError) as exc:
+    except (ConfigError, OutputMismatchError, ErrorBudgetExceeded) as exc:
         print(f"winnow run: {exc}", file=sys.stderr)
         return 2
     _print_summary(stats, opts.output)

@@ -122,14 +122,17 @@ class RayDataset:
         self._ds = ds
 
     @classmethod
-    def from_inputs(cls, paths: list[str], reader: Callable[[str], Iterator[pa.Table]]) -> RayDataset:
-        """One read task per input file; each yields bounded tables as it goes."""
+    def from_inputs(cls, inputs: list[tuple[str, str]],
+                    reader: Callable[..., Iterator[pa.Table]]) -> RayDataset:
+        """One read task per input file (``(path, label)``: ``reader(path, name=label)``); each yields bounded
+        tables as it goes."""
 
         def read(batch: pa.Table) -> Iterator[pa.Table]:
-            for path in batch.column("path").to_pylist():
-                yield from reader(path)
+            for path, name in zip(batch.column("path").to_pylist(), batch.column("name").to_pylist(), strict=True):
+                yield from reader(path, name=name)
 
-        items = ray.data.from_items([{"path": p} for p in paths], override_num_blocks=max(1, len(paths)))
+        items = ray.data.from_items([{"path": p, "name": n} for p, n in inputs],
+                                    override_num_blocks=max(1, len(inputs)))
         return cls(_map(items, read, batch_size=1))
 
     @classmethod

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -27,6 +29,8 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 import pyarrow as pa
+
+log = logging.getLogger(__name__)
 
 KIND_KEY = b"winnow.kind"
 
@@ -353,10 +357,38 @@ def _row(record: Any) -> dict[str, Any]:
 
 
 def to_table(records: list[Any], kind: str) -> pa.Table:
-    """Records (dataclasses of ``kind``) to a table with exactly the declared schema."""
+    """Records (dataclasses of ``kind``) to a table with exactly the declared schema.
+
+    A string with a lone surrogate (``"\\ud800"`` from a JSON escape or a step) cannot be written as UTF-8:
+    Arrow raises, and a batch that can never be written would block its wave on every re-run. Such code points
+    become U+FFFD, as a UTF-8 decoder does with bytes it cannot read; readers that meet them in their input
+    flag the record first (``scrub_surrogates``)."""
     schema = schema_of(kind)
     rows = [_row(r) for r in records]
-    return pa.Table.from_pylist(rows, schema=schema)
+    try:
+        return pa.Table.from_pylist(rows, schema=schema)
+    except UnicodeEncodeError:
+        log.warning("lone surrogate code points in %s records replaced by U+FFFD", kind)
+        return pa.Table.from_pylist([scrub_surrogates(row)[0] for row in rows], schema=schema)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub_surrogates(value: Any) -> tuple[Any, bool]:
+    """``value`` (a string, or lists and dicts of them) with lone surrogates as U+FFFD, and whether any was."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is None:
+            return value, False
+        # UTF-16 with surrogatepass joins a high+low pair into its character and leaves lone halves undecodable.
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace"), True
+    if isinstance(value, list):
+        pairs = [scrub_surrogates(v) for v in value]
+        return [v for v, _ in pairs], any(c for _, c in pairs)
+    if isinstance(value, dict):
+        pairs = {k: scrub_surrogates(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(c for _, c in pairs.values())
+    return value, False
 
 
 def _list_item_dataclass(annotation: Any) -> type | None:

@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
-from pipelines.readers import input_kind, read_input
+from pipelines.readers import input_kind, input_labels, read_input
 from pipelines.records import OUTPUT_DIRS
 from pipelines.stats import summarize
 from pipelines.step import Stage, fuse
@@ -57,6 +57,15 @@ class OutputMismatchError(RuntimeError):
     """The output folder holds results of a different pipeline config."""
 
 
+class ErrorBudgetExceeded(RuntimeError):
+    """A step failed on more than ``max_error_rate`` of the records that reached it; the wave was not committed."""
+
+
+# The error budget applies once a step has failed on this many records in the run: a handful of broken records
+# in a small run are counted, not fatal.
+MIN_ERRORS_FOR_BUDGET = 10
+
+
 @dataclass
 class RunOptions:
     config: PipelineConfig
@@ -69,6 +78,10 @@ class RunOptions:
     progress: bool = True
     # Earlier output folders whose kept rows this run's dedup stages drop duplicates of (cross-crawl dedup).
     dedup_against: list[Path] = field(default_factory=list)
+    # Stop (without committing the wave) when a step fails on more than this share of the records that reached
+    # it (counted over the run, from MIN_ERRORS_FOR_BUDGET errors on): a step that fails on most records is
+    # broken, and committing its errors would keep a re-run from retrying them. 1.0: never stop.
+    max_error_rate: float = 0.5
 
 
 def config_digest(config: PipelineConfig) -> str:
@@ -125,23 +138,29 @@ def run(opts: RunOptions) -> dict[str, Any]:
     """Process every input not yet finished in ``opts.output``; return the stats written to stats.json."""
     started = time.time()
     out = opts.output
-    out.mkdir(parents=True, exist_ok=True)
-    (out / PROGRESS_DIR).mkdir(exist_ok=True)
+    inside = [p for p in opts.inputs if _is_under(p, out)]
+    inputs = [p for p in opts.inputs if p not in inside]
+    # Everything that can be refused is refused before the output folder is touched.
+    opts.config.check_kinds({input_kind(p) for p in inputs})
+    against = _previous_outputs(opts)
+    _prepare_output(out)
+    if inside:
+        # A folder input that holds the output (``--input data/ --output data/out``) would read the shards of
+        # earlier runs back as documents.
+        log.warning("leaving out %d input file(s) inside the output folder %s (e.g. %s)", len(inside), out, inside[0])
     digest = config_digest(opts.config)
     waves = completed_waves(out)
     for record in waves.values():
         if record["config"] != digest:
             raise OutputMismatchError(
                 f"{out} holds results of a different pipeline config; use a new --output folder")
-    against = _previous_outputs(opts)
     removed = clean_incomplete(out, set(waves))
     if removed:
         log.warning("removed %d leftover file(s) of an interrupted run: %s", len(removed), removed[:5])
 
     done_inputs = {i["path"] for w in waves.values() for i in w["inputs"]}
-    pending = [p for p in opts.inputs if p not in done_inputs]
-    skipped = len(opts.inputs) - len(pending)
-    opts.config.check_kinds({input_kind(p) for p in opts.inputs})
+    pending = [p for p in inputs if p not in done_inputs]
+    skipped = len(inputs) - len(pending)
     manifest = {
         "config_path": opts.config.path,
         "config": opts.config.raw,
@@ -150,13 +169,19 @@ def run(opts: RunOptions) -> dict[str, Any]:
         "annotate": opts.annotate,
         "dedup_against": [str(p) for p, _ in against],
         "versions": _versions(),
-        "inputs": [{"path": p, "bytes": os.path.getsize(p)} for p in opts.inputs],
+        "inputs": [{"path": p, "bytes": os.path.getsize(p)} for p in inputs],
         "started_at": datetime.now(UTC).isoformat(),
         "finished_at": None,
     }
     _write_json(out / "manifest.json", manifest)
 
     batches = [pending[i:i + opts.wave_files] for i in range(0, len(pending), opts.wave_files)]
+    labels = input_labels(inputs)
+    kinds = {labels[p]: input_kind(p) for p in inputs}
+
+    def kind_of_input(name: str) -> str:
+        return kinds.get(name) or _kind_by_name(name)
+
     # Built once per run: a group's setup (models) then happens once per process, not once per wave.
     units = fuse(opts.config.steps)
     if batches and not opts.local:
@@ -173,15 +198,15 @@ def run(opts: RunOptions) -> dict[str, Any]:
                     services.enter_context(step.open_services())
         for paths in batches:
             wid = wave_id(paths)
-            tallies = _run_wave(opts, units, paths, wid, set(waves), against)
+            tallies = _run_wave(opts, units, paths, labels, wid, set(waves), against)
+            _check_error_budget(opts, [t for w in waves.values() for t in w["tally"]] + tallies, kind_of_input)
             record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
                       "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
             _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
             waves[wid] = record
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
-    kinds = {Path(p).name: input_kind(p) for p in opts.inputs}
-    stats = summarize(all_tallies, opts.config.steps, lambda name: kinds.get(name) or _kind_by_name(name))
+    stats = summarize(all_tallies, opts.config.steps, kind_of_input)
     for step in opts.config.steps:
         # Stages that keep state across waves (e.g. a host language distribution) may summarise it.
         summary = getattr(step, "summary", None)
@@ -193,6 +218,40 @@ def run(opts: RunOptions) -> dict[str, Any]:
     manifest["finished_at"] = datetime.now(UTC).isoformat()
     _write_json(out / "manifest.json", manifest)
     return stats
+
+
+def _check_error_budget(opts: RunOptions, tallies: list[dict[str, Any]], kind_of_input: Any) -> None:
+    """Raise ErrorBudgetExceeded when a step failed on more than ``max_error_rate`` of the records it saw."""
+    if opts.max_error_rate >= 1.0:
+        return
+    for entry in summarize(tallies, opts.config.steps, kind_of_input)["steps"]:
+        errors = entry["dropped"].get("error", 0)
+        if errors >= MIN_ERRORS_FOR_BUDGET and errors > opts.max_error_rate * entry["in"]:
+            raise ErrorBudgetExceeded(
+                f"step {entry['step']} failed on {errors} of the {entry['in']} records that reached it "
+                f"(more than --max-error-rate {opts.max_error_rate:g}); the log names the errors. This wave was "
+                "not committed: fix the step or its input and run again (finished waves are kept)")
+
+
+def _prepare_output(out: Path) -> None:
+    """The output folder, created and writable, or a ConfigError saying why not (before any work)."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"output {out} exists and is not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / PROGRESS_DIR).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
+    probe = out / PROGRESS_DIR / f".write-test-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None
+
+
+def _is_under(path: str, folder: Path) -> bool:
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def _kind_by_name(name: str) -> str:
@@ -216,12 +275,12 @@ def _previous_outputs(opts: RunOptions) -> list[tuple[Path, set[str]]]:
     return found
 
 
-def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], wid: str, done: set[str],
-              against: list[tuple[Path, set[str]]] | None = None) -> list[dict[str, Any]]:
+def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict[str, str], wid: str,
+              done: set[str], against: list[tuple[Path, set[str]]] | None = None) -> list[dict[str, Any]]:
     by_kind: dict[str, Dataset] = {}
     for kind in sorted({input_kind(p) for p in paths}):
         group = [p for p in paths if input_kind(p) == kind]
-        by_kind[kind] = _source(opts, group)
+        by_kind[kind] = _source(opts, group, labels)
 
     for step in units:
         ds = by_kind.pop(step.input_kind, None)
@@ -254,18 +313,18 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], wid: str, do
     return tallies
 
 
-def _source(opts: RunOptions, paths: list[str]) -> Dataset:
+def _source(opts: RunOptions, paths: list[str], labels: dict[str, str]) -> Dataset:
     if not opts.local:
         from pipelines.ray_data import RayDataset
 
-        return RayDataset.from_inputs(paths, read_input)
+        return RayDataset.from_inputs([(p, labels[p]) for p in paths], read_input)
     bar = tqdm(total=None, unit=" records", desc=f"read {len(paths)} file(s)", disable=not opts.progress,
                leave=False)
 
     def tables() -> Iterator[pa.Table]:
         for path in paths:
             bar.set_postfix_str(Path(path).name)
-            for table in read_input(path):
+            for table in read_input(path, name=labels[path]):
                 bar.update(table.num_rows)
                 yield table
         bar.close()

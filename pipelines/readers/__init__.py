@@ -5,7 +5,9 @@ The runner calls three functions:
 - ``expand_inputs(paths)``: files, folders (searched recursively) and glob patterns to a sorted list
   of absolute file paths;
 - ``input_kind(path)``: ``"page"`` or ``"document"``, from the file name alone;
-- ``read_input(path, batch_rows)``: record tables with exactly ``records.PAGE_SCHEMA`` or
+- ``input_labels(paths)``: each input's name in ``source`` and derived ids (its file name, or the end of its
+  path that tells same-named inputs apart);
+- ``read_input(path, batch_rows, name)``: record tables with exactly ``records.PAGE_SCHEMA`` or
   ``records.DOCUMENT_SCHEMA``, at most ``batch_rows`` rows each.
 
 Reading never raises for bad data: a damaged file yields what could be read before the damage and
@@ -25,7 +27,9 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -37,7 +41,7 @@ _COMPRESSIONS = ("", ".gz", ".bz2", ".zst", ".lz4")
 DOCUMENT_SUFFIXES = (*(b + c for b in _JSONL_BASES for c in _COMPRESSIONS), ".parquet")
 _GLOB_CHARS = frozenset("*?[")
 
-__all__ = ["expand_inputs", "input_kind", "read_input", "stable_id"]
+__all__ = ["expand_inputs", "input_kind", "input_labels", "read_input", "stable_id"]
 
 
 def stable_id(key: str) -> str:
@@ -110,8 +114,25 @@ def expand_inputs(paths: list[str]) -> list[str]:
     return sorted(found)
 
 
-def read_input(path: str, batch_rows: int = 256) -> Iterator[pa.Table]:
-    """Record tables of at most ``batch_rows`` rows; damage in the data becomes tombstone rows."""
+def input_labels(paths: list[str]) -> dict[str, str]:
+    """Each input's name in ``source`` (``<name>@<offset or line>``), in derived ids and in per-input stats: its
+    file name, or where two inputs share a file name, the shortest end of its path that tells them apart
+    (``a/data.jsonl`` and ``b/data.jsonl``). A bare file name for both would give them the same ids."""
+    parts = {p: Path(os.path.abspath(p)).parts for p in paths}
+    depth = dict.fromkeys(paths, 1)
+    while True:
+        labels = {p: "/".join(parts[p][-depth[p]:]).lstrip("/") for p in paths}
+        seen = Counter(labels.values())
+        clashing = [p for p in paths if seen[labels[p]] > 1 and depth[p] < len(parts[p])]
+        if not clashing:
+            return labels
+        for p in clashing:
+            depth[p] += 1
+
+
+def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Iterator[pa.Table]:
+    """Record tables of at most ``batch_rows`` rows; damage in the data becomes tombstone rows. ``name``: the
+    input's label in ``source`` (``input_labels``; default its file name)."""
     if batch_rows < 1:
         raise ValueError(f"batch_rows must be >= 1, got {batch_rows}")
     kind = input_kind(path)
@@ -123,10 +144,29 @@ def read_input(path: str, batch_rows: int = 256) -> Iterator[pa.Table]:
     else:
         from pipelines.readers.documents import iter_documents as rows
     batch: list = []
-    for record in rows(path):
+    for record in rows(path, name or os.path.basename(path)):
         batch.append(record)
         if len(batch) >= batch_rows:
-            yield to_table(batch, kind)
+            yield _table(batch, kind)
             batch = []
     if batch:
-        yield to_table(batch, kind)
+        yield _table(batch, kind)
+
+
+def _table(records: list, kind: str) -> pa.Table:
+    """``to_table``, except that a record Arrow refuses (a value the readers did not foresee) becomes a
+    ``read.bad_record`` tombstone instead of failing its whole batch, and so its wave on every re-run."""
+    try:
+        return to_table(records, kind)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        pass
+    out = []
+    for record in records:
+        try:
+            to_table([record], kind)
+            out.append(record)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+            detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+            out.append(type(record)(id=str(record.id), url=record.url if isinstance(record.url, str) else None,
+                                    source=str(record.source), dropped_by="read.bad_record", drop_detail=detail))
+    return to_table(out, kind)

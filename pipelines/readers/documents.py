@@ -5,17 +5,20 @@ metadata on the wire):
 
 - ``text``: required, a string;
 - ``id``: optional string (an integer is accepted and written as its decimal string); when absent
-  the id is derived from ``<file name>@<line or row>``, so it is stable across runs;
+  the id is derived from ``<name>@<line or row>``, so it is stable across runs;
 - ``url``, ``title``: optional strings;
 - ``fetched_at``: optional; an ISO 8601 string (``datetime.fromisoformat``, which in Python 3.11
   accepts ``Z``), or a Parquet timestamp/date. Values without a zone are taken as UTC.
 
-``source`` is ``<file name>@<n>``: for JSONL ``n`` is the 1-based line number (as editors and
-``sed -n Np`` count), for Parquet the 0-based row index (as ``pyarrow`` and pandas count). Blank
-JSONL lines are skipped without a row.
+``source`` is ``<name>@<n>``, where ``name`` is the file name, or where two inputs of the run share a file
+name, the shortest end of the path that tells them apart (``pipelines.readers.input_labels``). For
+JSONL ``n`` is the 1-based line number (as editors and ``sed -n Np`` count), for Parquet the 0-based row
+index (as ``pyarrow`` and pandas count). Blank JSONL lines are skipped without a row.
 
 A line that is not a JSON object, or an object with a missing or mistyped field, becomes a
-``read.bad_record`` tombstone naming the problem, and reading goes on. A stream that cannot be
+``read.bad_record`` tombstone naming the problem, and reading goes on. A lone surrogate code point in a
+string (JSON can escape one; UTF-8 cannot hold it) becomes U+FFFD, flagged ``surrogates_replaced`` in
+``extract_flags`` (counted in stats.json metrics). A stream that cannot be
 read on (truncated or corrupt compression, a damaged Parquet page, a file that is not Parquet)
 ends with one ``read.corrupt_input`` tombstone after every row read before it.
 
@@ -38,11 +41,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipelines.readers import stable_id
-from pipelines.records import Document
+from pipelines.records import Document, scrub_surrogates
 
 log = logging.getLogger(__name__)
 
 FIELDS = ("id", "url", "fetched_at", "text", "title")
+SURROGATES_FLAG = "surrogates_replaced"
 PARQUET_BATCH_ROWS = 1024
 # pyarrow raises on a damaged compressed stream without handing over what it decoded in that read
 # call, so the buffer bounds the lines lost before a corrupt_input tombstone; bigger buys no speed.
@@ -54,17 +58,18 @@ class _BadRecord(Exception):
     """One record is unusable; the file reads on."""
 
 
-def iter_documents(path: str) -> Iterator[Document]:
-    """Document rows and tombstones of one JSONL or Parquet file, in file order; never raises for bad data."""
+def iter_documents(path: str, name: str | None = None) -> Iterator[Document]:
+    """Document rows and tombstones of one JSONL or Parquet file, in file order; never raises for bad data.
+    ``name``: the file's label in ``source`` (default its file name)."""
+    name = name or os.path.basename(path)
     if path.lower().endswith(".parquet"):
-        yield from _parquet_rows(path)
+        yield from _parquet_rows(path, name)
     else:
-        yield from _jsonl_rows(path)
+        yield from _jsonl_rows(path, name)
 
 
 # -- JSONL ------------------------------------------------------------------------------------
-def _jsonl_rows(path: str) -> Iterator[Document]:
-    name = os.path.basename(path)
+def _jsonl_rows(path: str, name: str) -> Iterator[Document]:
     lineno = 0
     try:
         stream = pa.input_stream(path, compression="detect")
@@ -98,8 +103,7 @@ def _from_json_line(line: bytes, name: str, lineno: int) -> Document:
 
 
 # -- Parquet ----------------------------------------------------------------------------------
-def _parquet_rows(path: str) -> Iterator[Document]:
-    name = os.path.basename(path)
+def _parquet_rows(path: str, name: str) -> Iterator[Document]:
     try:
         parquet = pq.ParquetFile(path)
         columns = [c for c in FIELDS if c in parquet.schema_arrow.names]
@@ -127,7 +131,7 @@ def _parquet_rows(path: str) -> Iterator[Document]:
 # -- shared -----------------------------------------------------------------------------------
 def _document(obj: dict[str, Any], source: str) -> Document:
     try:
-        return Document(
+        doc = Document(
             id=_id(obj.get("id"), source),
             url=_optional_str(obj, "url"),
             source=source,
@@ -136,7 +140,19 @@ def _document(obj: dict[str, Any], source: str) -> Document:
             title=_optional_str(obj, "title"),
         )
     except _BadRecord as exc:
-        return _bad(source, str(exc), url=obj.get("url"))
+        url, _ = scrub_surrogates(obj.get("url"))
+        return _bad(source, str(exc), url=url)
+    # JSON may escape a lone surrogate ("\ud800", half of a pair cut by a UTF-16 truncation); it has no UTF-8
+    # form. It becomes U+FFFD and the record says so (stats.json metrics: extract_flags.surrogates_replaced).
+    replaced = False
+    for name in ("id", "url", "text", "title"):
+        value, changed = scrub_surrogates(getattr(doc, name))
+        if changed:
+            setattr(doc, name, value)
+            replaced = True
+    if replaced:
+        doc.extract_flags.append(SURROGATES_FLAG)
+    return doc
 
 
 def _text(obj: dict[str, Any]) -> str:
