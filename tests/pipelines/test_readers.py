@@ -431,10 +431,78 @@ def test_decode_html_never_raises_on_garbage() -> None:
     assert isinstance(decoded.text, str) and decoded.charset
 
 
+# Undeclared pages, and pages labelled UTF-8 whose bytes are not: windows-1252 unless the bytes argue
+# clearly for another code page (issue 14: charset-normalizer's first guess read these as cp1250/Big5).
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", "text/html", None])
+@pytest.mark.parametrize("text", ["crème brûlée", "São Paulo", "naïve café", "Ça va? Déjà vu!", "Señor Muñoz",
+                                  "smörgåsbord", "Þórunn Guðmundsdóttir", "façade"])
+def test_western_bytes_mislabelled_or_undeclared_are_windows_1252(text: str, content_type: str | None) -> None:
+    html = f"<p>{text}</p>"
+    assert decode_html(html.encode("cp1252"), content_type) == (html, "cp1252", "default")
+
+
+def test_western_page_with_a_foreign_name_stays_windows_1252() -> None:
+    html = ("<p>La crème brûlée de Müller à Genève, servie à São Paulo et à Malmö: «très bon» – 5 €.</p>"
+            "<p>Þórunn a aimé ça, et Ñandú aussi.</p>")
+    assert decode_html(html.encode("cp1252"), "text/html; charset=utf-8") == (html, "cp1252", "default")
+
+
+CZECH = ("<p>Příliš žluťoučký kůň úpěl ďábelské ódy. Čeština má háčky a čárky; řeka Vltava teče Prahou.</p>"
+         "<p>Dnešní počasí: větrno, občas déšť. Šťastnou cestu!</p>")
+POLISH = ("<p>Zażółć gęślą jaźń. Łódź i Kraków to polskie miasta; źródło światła nad Wisłą.</p>"
+          "<p>Pchnąć w tę łódź jeża lub ośm skrzyń fig.</p>")
+RUSSIAN = ("<p>Съешь же ещё этих мягких французских булок, да выпей чаю. Москва - столица России.</p>"
+           "<p>В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!</p>")
+LITHUANIAN = "<p>Įlinkdama fechtuotojo špaga sublykčiojusi pragręžė apvalų arbūzą. Vilnius yra sostinė.</p>"
+TURKISH = "<p>Pijamalı hasta yağız şoföre çabucak güvendi. İstanbul ve Ankara büyük şehirlerdir.</p>"
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/html; charset=utf-8"])
+@pytest.mark.parametrize(
+    ("html", "encoding", "charset"),
+    [
+        (CZECH, "cp1250", "cp1250"),
+        (CZECH, "iso8859-2", "iso8859-2"),
+        (POLISH, "cp1250", "cp1250"),
+        (POLISH, "iso8859-2", "iso8859-2"),
+        (LITHUANIAN, "cp1257", "cp1257"),
+        (TURKISH, "cp1254", "cp1254"),
+        (RUSSIAN, "cp1251", "cp1251"),
+        (RUSSIAN, "koi8-r", "koi8-r"),  # the detector's order is kept among non-Latin code pages
+        (JAPANESE, "shift_jis", "cp932"),
+    ],
+    ids=["cs-cp1250", "cs-iso8859-2", "pl-cp1250", "pl-iso8859-2", "lt-cp1257", "tr-cp1254", "ru-cp1251",
+         "ru-koi8-r", "ja-shift_jis"],
+)
+def test_undeclared_legacy_pages_of_other_languages(html: str, encoding: str, charset: str,
+                                                    content_type: str) -> None:
+    assert decode_html(html.encode(encoding), content_type) == (html, charset, "detected")
+
+
+def test_undeclared_text_after_a_long_ascii_head() -> None:
+    # The evidence is weighed on the text, which starts after 20 KB of script here.
+    html = "<html><head><script>" + "var x = 1;\n" * 2000 + "</script></head><body>" + RUSSIAN + "</body></html>"
+    assert decode_html(html.encode("cp1251"), None) == (html, "cp1251", "detected")
+
+
+def test_utf8_page_with_a_stray_legacy_byte_stays_utf8() -> None:
+    text = "<p>Nous avons mangé une crème brûlée à São Paulo, c’était “naïve” – été.</p>" * 3
+    body = text.encode() + " 5 € ".encode("cp1252") + text.encode()
+    decoded = decode_html(body, "text/html; charset=utf-8")
+    assert decoded == (text + " 5 \ufffd " + text, "utf-8", "fallback")
+
+
+def test_windows_1252_undefined_bytes_decode_as_browsers_do() -> None:
+    # WHATWG maps the five bytes windows-1252 leaves undefined to the C1 controls of the same number.
+    html = "<p>Déjà vu, l’été dernier à Genève; une crème brûlée.</p>"
+    body = html.encode("cp1252") + b"\x81"
+    assert decode_html(body, None) == (html + "\x81", "cp1252", "default")
+
+
 @pytest.mark.parametrize(
     ("label", "codec"),
-    [("UTF8", "utf-8"), ("latin1", "cp1252"), ("Windows-31J", "cp932"), ("gb2312", "gbk"), ("bogus", None),
-     ("rot13", None), ("base64", None), ("", None)],
+    [("UTF8", "utf-8"), ("latin1", "cp1252"), ("Windows-31J", "cp932"), ("gb2312", "gbk"), ("windows-874", "cp874"),
+     ("bogus", None), ("rot13", None), ("base64", None), ("", None)],
 )
 def test_codec_for(label: str, codec: str | None) -> None:
     assert codec_for(label) == codec
