@@ -51,6 +51,11 @@ def init_ray(address: str | None = None) -> None:
         # Workers must import the same code as the driver (an editable checkout or installed wheel).
         kwargs["runtime_env"] = {"env_vars": {"PYTHONWARNINGS": "ignore::DeprecationWarning"}}
     ray.init(**kwargs)
+    if not address:
+        # Ray's agents outlive a driver killed with -9 by a minute or more; the watchdog stops them at once.
+        from pipelines import ray_watchdog
+
+        ray_watchdog.start()
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = True
     ctx.print_on_execution_start = False
