@@ -23,6 +23,8 @@ when the child takes it up, and an overrun or a crash costs only the call it hap
 
 One worker per process is shared by every caller (``shared_worker``): a Ray task unpickles its step
 anew, but the worker process outlives it and is reused by the next task in the same Ray worker.
+``map_shared(..., workers=N)`` spreads one list of calls over N such workers (a process that has cores to
+spare: ``winnow run --local`` uses one per core).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -277,14 +280,35 @@ _shared: dict[str, tuple[int, DeadlineWorker]] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_worker(target: str) -> DeadlineWorker:
-    """This process's worker for ``target`` (a fresh one after a fork: a child must not use its parent's)."""
+def shared_worker(target: str, index: int = 0) -> DeadlineWorker:
+    """This process's worker number ``index`` for ``target`` (a fresh one after a fork: a child must not use its
+    parent's)."""
+    key = target if index == 0 else f"{target}#{index}"
     with _shared_lock:
-        entry = _shared.get(target)
+        entry = _shared.get(key)
         if entry is None or entry[0] != os.getpid():
             entry = (os.getpid(), DeadlineWorker(target))
-            _shared[target] = entry
+            _shared[key] = entry
         return entry[1]
+
+
+def map_shared(target: str, calls: list[tuple[Any, ...]], time_limit_s: float,
+               workers: int = 1) -> list[tuple[bool, Any]]:
+    """``DeadlineWorker.map`` over ``workers`` of this process's shared workers at once, answers in call order.
+
+    Call ``i`` goes to worker ``i % workers`` (interleaved, so that a run of heavy pages is spread over all of
+    them); each worker's calls are fed from a thread of its own, which waits on the pipes without the GIL.
+    """
+    if workers <= 1 or len(calls) <= 1:
+        return shared_worker(target).map(calls, time_limit_s)
+    workers = min(workers, len(calls))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="winnow-deadline") as pool:
+        parts = list(pool.map(lambda i: shared_worker(target, i).map(calls[i::workers], time_limit_s),
+                              range(workers)))
+    answers: list[tuple[bool, Any]] = [(False, None)] * len(calls)
+    for i, part in enumerate(parts):
+        answers[i::workers] = part
+    return answers
 
 
 @atexit.register

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
-from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, shared_worker
+from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, map_shared
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment
@@ -136,12 +136,13 @@ def extract_html(html: str | bytes, url: str | None, options: ExtractOptions, co
     return extract_raw(html, url, options)
 
 
-def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None) -> list[RawExtraction | Exception]:
-    """``extract_html(*args)`` for each call, in this process (no limit) or in the deadline worker.
+def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None,
+                    workers: int = 1) -> list[RawExtraction | Exception]:
+    """``extract_html(*args)`` for each call, in this process (no limit) or in the deadline worker(s).
 
     Each answer is the RawExtraction or the exception it failed with (``_as_drop`` sorts them out). Through
-    the worker the whole list goes in one ``DeadlineWorker.map``, so the child works through the pages
-    without waiting for this process between them.
+    the workers the whole list goes in one ``DeadlineWorker.map`` per worker (``workers`` children at once,
+    ``extract.deadline.map_shared``), so each child works through its pages without waiting for this process.
     """
     if time_limit_s is None:
         answers: list[RawExtraction | Exception] = []
@@ -151,7 +152,7 @@ def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None) ->
             except Exception as exc:  # each page's failure is its own answer
                 answers.append(exc)
         return answers
-    return [value for _, value in shared_worker(WORKER_TARGET).map(calls, time_limit_s)]
+    return [value for _, value in map_shared(WORKER_TARGET, calls, time_limit_s, workers)]
 
 
 def _as_drop(exc: Exception, time_limit_s: float | None) -> Drop:
@@ -352,6 +353,7 @@ def extract_pages(
     min_chars: int = 1,
     max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
     time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
+    workers: int = 1,
 ) -> list[Extraction | Drop]:
     """``extract_page`` for many pages (``Page`` records or ``(html, url)`` pairs): one result each, in order.
 
@@ -359,7 +361,8 @@ def extract_pages(
     that hits a bug (``Drop("error", ...)``, logged), as the pipeline's steps count them. Through the deadline
     worker the pages go in one ``DeadlineWorker.map``: the child takes up the next page as soon as it
     has answered one (about 0.5 ms a page faster than one ``extract_page`` call per page), each page
-    still under its own ``time_limit_s``. This is what ``ExtractPage`` runs on each batch.
+    still under its own ``time_limit_s``; ``workers`` children share the pages. This is what ``ExtractPage``
+    runs on each batch.
     """
     check_selection(selector, threshold, favor_precision, fast)
     options = dict(selector=selector, threshold=threshold, favor_precision=favor_precision, fast=fast,
@@ -380,7 +383,7 @@ def extract_pages(
         results.append(None)
         idents.append(ident)
         calls.append(args)
-    for i, ident, answer in zip(where, idents, run_extractions(calls, time_limit_s), strict=True):
+    for i, ident, answer in zip(where, idents, run_extractions(calls, time_limit_s, workers), strict=True):
         try:
             if isinstance(answer, Exception):
                 raise _as_drop(answer, time_limit_s)

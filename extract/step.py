@@ -16,7 +16,8 @@ own extraction keeps (``favor_precision`` and ``fast`` then set trafilatura's mo
 since the model reads trafilatura's verdicts in the mode it was trained on); ``threshold`` overrides the model's
 per-page-type thresholds. A missing or stale model file is an error when the step is built. Each batch goes through
 the extraction worker in one go (``extract_pages``): the worker takes up the next page as soon as it has answered
-one.
+one. ``workers``: extraction children per process; by default one per core outside Ray (``--local``, where this
+process is the only one working) and one inside a Ray worker (Ray runs one per core already).
 
 LLM-assisted extraction (``llm: {...}``, extract/llm.py; the shorthands ``llm: local`` and
 ``llm: http://host:port/v1`` mean ``{endpoint: local}`` and ``{endpoint: <url>}``): the step builds
@@ -38,6 +39,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import sys
 from typing import Any
 
 from extract.page import (
@@ -94,6 +97,7 @@ class ExtractPage(Step):
         max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
         time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
         llm: dict | str | None = None,
+        workers: int | None = None,
     ) -> None:
         outputs = ["text", "image_text", "interleaved"] if outputs is None else outputs
         if not isinstance(outputs, list | tuple) or not outputs:
@@ -114,6 +118,8 @@ class ExtractPage(Step):
         if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
                                          or not time_limit_s > 0):
             raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")
+        if workers is not None:
+            check_number("workers", workers, 1, integer=True)
         llm = llm_config(llm)
         # "document" first when present, the rest in a fixed order: tombstones go to the first kind
         self.outputs = [o for o in OUTPUT_KINDS if o in outputs]
@@ -128,6 +134,7 @@ class ExtractPage(Step):
         self.max_html_bytes = max_html_bytes
         self.time_limit_s = float(time_limit_s) if time_limit_s is not None else None
         self.llm = llm
+        self.workers = workers
         self.llm_extractor: Any = None
         if llm is not None:
             from extract.llm import LLMExtractor  # the LLM client stack is only imported when configured
@@ -158,6 +165,17 @@ class ExtractPage(Step):
                     fast=self.fast, include_tables=self.include_tables,
                     min_chars=min_chars, max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
 
+    def _workers(self) -> int:
+        """Extraction children for a batch: ``workers`` if set; else one per core outside Ray (``--local``: this
+        process is the only one working, and trafilatura in one child left a core idle), one inside a Ray worker
+        (Ray runs a worker per core already)."""
+        if self.workers is not None:
+            return self.workers
+        ray = sys.modules.get("ray")
+        if ray is not None and ray.is_initialized():
+            return 1
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
     def _records(self, extraction: Extraction) -> list[Any]:
         out: list[Any] = []
         if "document" in self.output_kinds:
@@ -175,9 +193,9 @@ class ExtractPage(Step):
         # the whole batch through the extraction worker in one go (extract_pages): no wait between pages
         if self.llm_extractor is None:
             return [r if isinstance(r, Drop) else self._records(r)
-                    for r in extract_pages(records, **self._settings(self.min_chars))]
+                    for r in extract_pages(records, **self._settings(self.min_chars), workers=self._workers())]
         # With an LLM, too-short pages are kept until the LLM has had its say (the fallback route).
-        results = extract_pages(records, **self._settings(0))
+        results = extract_pages(records, **self._settings(0), workers=self._workers())
         self._apply_llm(records, results)
         out: list[Any] = []
         for result in results:

@@ -61,3 +61,20 @@ def test_call_raises_what_map_returns(worker) -> None:
         worker.call(("die", 1), 10)
     assert worker.call(("big", 10), 10) == "x" * 10
     assert worker.map([], 10) == []
+
+
+def test_map_shared_spreads_calls_over_workers_in_order() -> None:
+    from extract.deadline import map_shared, shared_worker
+
+    calls = [("sleep", 0.3)] * 4 + [("raise", 5), ("die", 3), ("echo", b"abc"), ("sleep", 0.01)]
+    answers = map_shared(TARGET, calls, time_limit_s=10, workers=2)
+    assert [ok for ok, _ in answers] == [True] * 4 + [False, False, True, True]
+    assert [v for _, v in answers[:4]] == [0.3] * 4 and answers[6][1] == 3 and answers[7][1] == 0.01
+    assert isinstance(answers[4][1], RemoteError) and isinstance(answers[5][1], WorkerDied)
+    # two children: four 0.3 s sleeps take about 0.6 s (one child: 1.2 s); start-up is not counted in a call
+    first, second = shared_worker(TARGET, 0), shared_worker(TARGET, 1)
+    assert first is not second and first._proc is not None and second._proc is not None
+    assert first._proc.pid != second._proc.pid
+    again = time.monotonic()
+    map_shared(TARGET, [("sleep", 0.3)] * 4, time_limit_s=10, workers=2)
+    assert time.monotonic() - again < 1.0
