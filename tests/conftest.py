@@ -35,3 +35,8 @@ def ray_local():
     init_ray(None)
     yield
     shutdown_ray()
+
+
+def step_counts(steps: list[dict]) -> list[dict]:
+    """stats.json step entries without their measured times (which differ between runs and runners)."""
+    return [{k: v for k, v in s.items() if k not in ("seconds", "cpu_seconds")} for s in steps]
