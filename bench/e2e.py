@@ -1,0 +1,934 @@
+"""End to end, winnow against datatrove 0.10.1: the same chain on the same WARCs, on this machine's 2 cores.
+
+What runs (issue 14). The chain, on both: trafilatura extraction -> fastText lid.176 language filter (English,
+score >= 0.65) -> Gopher repetition -> Gopher quality -> C4 quality -> FineWeb quality -> MinHash dedup (5-word
+shingles, 14 bands x 8 rows) -> Parquet. Three systems, in fresh output folders, alternating within each round
+(the order rotates from round to round so that no system always runs first), ``--rounds`` rounds (default 3):
+
+- ``winnow --local``: ``pipelines.runner.run(RunOptions(local=True))`` with ``bench/configs/e2e.yaml``;
+- ``winnow ray``: the same with ``local=False`` (embedded local Ray started by the run);
+- ``datatrove``: ``bench/e2e_datatrove.py`` in datatrove's own virtual environment, LocalPipelineExecutor with
+  ``tasks=2, workers=2`` for the reading/filtering and final stages (14 tasks for MinHash buckets, 1 for clustering:
+  datatrove requires both).
+
+Each system runs as a child process of this one (interpreter start, imports and Ray's start-up are part of its time).
+
+What is measured, per run:
+
+- wall seconds: from starting the child until the child exits;
+- CPU seconds: user + system of the whole process tree (the child, its extraction and pool workers, Ray's GCS,
+  raylet and workers), from a cgroup made for the run (``bench.cpu.run_tree``: the child joins it before it
+  starts, every process it starts inherits it, and the kernel counts the group's CPU whatever becomes of its
+  processes). Where no cgroup can be made, ``RUSAGE_CHILDREN`` with this process as child subreaper (Linux
+  ``prctl``) is used; it misses processes whose parent ignores SIGCHLD (for a winnow run on Ray, rusage saw
+  33 of the 411 CPU-seconds that the cgroup counted). Descendants still alive when the child exits are waited
+  for (their CPU counts; wall time does not). The rusage and psutil-sampled figures (every 0.2 s, a lower
+  bound) are kept in the JSON as cross-checks;
+- others' CPU seconds: how busy the rest of the machine was during the run (/proc/stat's busy time minus the
+  run's own CPU; includes this process's sampling, about 1%). Timed runs hold the lock below, but jobs that do
+  not take it (test suites, installs) still run: a run with much of it was slowed down;
+- peak RSS: the largest sum of resident memory over the live process tree, sampled every 0.2 s (pages shared
+  between processes, as after fork or in Ray's object store, count once per process);
+- documents kept (rows of the Parquet output), documents that passed the filters (reached dedup), documents
+  removed by dedup; the kept-set agreement between two systems by URL, |both| / |either|, also before dedup;
+- planted duplicates: for each planted copy (near or exact) of an input page, whether dedup caught the pair
+  (one of the two removed by dedup), missed it (both kept), or never saw it (filtered before dedup), and which
+  one was kept;
+- per-step seconds where the system reports them: datatrove's ``logs/<stage>/stats.json`` (summed over tasks, so
+  on 2 workers about twice the wall time of the stage); winnow's ``stats.json`` ``steps[i]["seconds"]`` when
+  the runner records it (omitted otherwise).
+
+Reported per system: medians of wall, CPU and peak RSS over the rounds; docs/s (input pages / median wall);
+docs per CPU-second (input pages / median CPU); the ratios winnow / datatrove of docs/s. Timed runs hold
+``/tmp/winnow-bench.lock`` (flock) so that other benchmarks on this shared machine do not run at the same time.
+
+Input (built once per seed and cached under ``/tmp/winnow-e2e-input/``): every page of
+``../shared/data/wcxb/dev/html`` (1,497 real pages, WCXB v1.0, Foley 2026, CC-BY-4.0) and
+``../shared/data/extraction_bench/html`` (60 real news pages), plus, seeded:
+
+- one rewritten variant of every page (a new page: paragraph texts permuted within their parent, and in each
+  text node of 8+ words about 20% of the sentences dropped and 55% replaced by sentences of another page in the
+  same language, then, if the 5-word-shingle Jaccard with the original text is still above 0.5, the words of the
+  shorter text nodes replaced too);
+- planted near-duplicates of 10% of the pages (about 1.5% of the words of the longer text nodes replaced by other
+  words of the page: Jaccard 0.75-0.95), under the page's URL with ``?bench_near=1``;
+- exact copies of 3% of the pages under another host (``mirror.bench.invalid``);
+
+in 8 WARC files (datatrove shards by file), one ``response`` record per page with ``Content-Type: text/html;
+charset=utf-8`` and ``WARC-Identified-Payload-Type: text/html`` (without it datatrove sniffs the type with
+libmagic). Both systems keep the earlier of two duplicates: winnow the earliest ``WARC-Date`` (copies are dated
+after every original), datatrove the smaller (task, position) pair, so each copy is written after its original in
+the order datatrove's task reads the files (with tasks=2, task r reads files r, r+2, ...).
+
+Differences between the two chains (everything else is the same published rule with the same threshold):
+
+- trafilatura: 2.3.1 in winnow, 1.11.0 in datatrove (its pin). Both ``favor_precision=True``,
+  ``include_comments=False``, tables included, Markdown formatting (winnow's TrafilaturaExtract always renders
+  headings and lists as Markdown; datatrove is given ``include_formatting=True`` to match) and no deduplication
+  of repeated text inside a page (winnow has none; datatrove's default ``deduplicate=True`` is set to False).
+  ``--dt-stock-extraction`` runs datatrove's own defaults instead (plain text, deduplicate). winnow calls
+  ``bare_extraction`` with the page URL and ``with_metadata=True`` (for the title), datatrove ``extract`` on the
+  HTML alone.
+- Extraction time limit: datatrove runs trafilatura in a sandbox process per task with a per-page timeout
+  (default 1 s, set to ``--dt-timeout``, default 60 s, so that slow pages are not dropped); winnow's
+  TrafilaturaExtract runs in the pipeline's process with no time limit.
+- HTML decoding: datatrove decodes UTF-8 or else guesses with cchardet; winnow's reader follows the HTTP/meta
+  charset with its own fallbacks. The input is UTF-8 and labelled so.
+- Language ID: the same ``lid.176.ftz`` file (datatrove's default is the uncompressed ``lid.176.bin``; this bench
+  puts winnow's ``.ftz`` where datatrove looks, under ``$HF_HOME/assets/datatrove/lid/ft176/``, with
+  ``HF_HUB_OFFLINE=1``). datatrove scores the whole text and keeps ``score > 0.65``; winnow scores the first
+  5,000 characters (filters/langid.py ``MAX_CHARS``) and keeps ``score >= 0.65``. Both keep English only
+  (``languages: [en]``), as FineWeb does; the Gopher stop words are English.
+- Words: datatrove splits English with spaCy's ``blank("en")`` tokenizer (punctuation as tokens), winnow with its
+  own rules (filters/text.py). Gopher's "#" symbol ratio: winnow does not count a "#" that opens a Markdown
+  heading; datatrove counts every "#" (and with Markdown output, headings are "#" lines).
+- Gopher repetition and quality, FineWeb quality: datatrove's defaults, winnow's defaults with
+  ``prose_only: false`` (the published rules on the whole text). winnow's stop-word rule applies to English
+  documents only, which after the English-only language filter is every document.
+- C4: both drop on "lorem ipsum", a curly bracket and fewer than 5 sentences, remove lines with "javascript", the
+  policy phrases, fewer than 3 words or a word over 1,000 characters, and citation markers; neither removes lines
+  without terminal punctuation (FineWeb's ``filter_no_terminal_punct=False``, winnow's
+  ``require_terminal_punctuation: false``). Sentence counting differs (datatrove: lines split into sentences
+  with its tokenizer; winnow: filters/text.py ``sentence_count``).
+- MinHash: datatrove normalises text (lower case, punctuation and digits simplified), tokenises with spaCy and
+  hashes 5-grams with 64-bit hashes and its own permutations (seed 1); winnow normalises its own way and uses
+  datasketch-style affine 32-bit permutations (dedup/minhash.py). Both band 14 x 8 = 112 hashes and drop every
+  document sharing a band with another, keeping one per connected component (datatrove: union-find root,
+  usually the first in read order; winnow: earliest ``fetched_at``, then smallest id). Neither verifies pairs
+  by Jaccard here (winnow's ``verify`` is off by default).
+- Output: both write the kept documents only (datatrove: text, id, metadata; winnow: its Document schema, and
+  counts of every drop in stats.json). What passed the filters is read from datatrove's intermediate JSONL and
+  from winnow's kept rows plus its dedup decisions (``_state/minhash_dedup/*-labels-*``, keyed by document id;
+  ids are mapped back to URLs from the WARC-Record-IDs).
+- Parallelism: datatrove runs 2 tasks on 2 worker processes (each with its own extraction sandbox process);
+  winnow ``--local`` extracts in its own process (TrafilaturaExtract is a plain step), so it uses about one core;
+  winnow on Ray runs its steps as Ray tasks/actors on the 2 CPUs.
+
+Usage::
+
+    .venv/bin/python bench/e2e.py [--rounds 3] [--json /tmp/e2e.json] [--systems local ray datatrove]
+
+The first run creates datatrove's virtual environment at ``~/.cache/winnow-bench/datatrove-venv`` (outside the
+git tree; ``python3.11 -m venv`` + ``pip install "datatrove[io,processing]==0.10.1" spacy lxml_html_clean
+aiohttp requests``, a few minutes). If pip cannot install it, the bench says why and runs the winnow side only.
+Outputs go to ``/tmp/winnow-e2e-runs/<time>/`` (removed after reading unless ``--keep-outputs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import gzip
+import io
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench import cpu  # noqa: E402
+
+SHARED = REPO.parent / "shared" / "data"
+WCXB_DEV = SHARED / "wcxb" / "dev"
+NEWS = SHARED / "extraction_bench"
+CONFIG = REPO / "bench" / "configs" / "e2e.yaml"
+DT_SCRIPT = REPO / "bench" / "e2e_datatrove.py"
+CACHE = Path.home() / ".cache" / "winnow-bench"
+DT_VENV = CACHE / "datatrove-venv"
+DT_PACKAGES = ["datatrove[io,processing]==0.10.1", "spacy", "lxml_html_clean", "aiohttp", "requests"]
+DT_VERSION = "0.10.1"
+INPUT_CACHE = Path("/tmp/winnow-e2e-input")
+RUNS = Path("/tmp/winnow-e2e-runs")
+LOCK = Path("/tmp/winnow-bench.lock")
+BUILD_VERSION = 2  # bump when the input recipe changes, so a cached input is not reused
+FILES = 8
+SYSTEMS = ("local", "ray", "datatrove")
+LABELS = {"local": "winnow --local", "ray": "winnow ray", "datatrove": "datatrove tasks=2"}
+
+# Input recipe (see the module docstring).
+MIN_WORDS = 8  # text nodes with at least this many words are rewritten sentence by sentence
+DROP_SHARE, REPLACE_SHARE = 0.20, 0.55
+MAX_VARIANT_JACCARD = 0.5
+NEAR_SHARE, EXACT_SHARE = 0.10, 0.03
+NEAR_WORD_EDIT = 0.015
+MIRROR_HOST = "mirror.bench.invalid"
+SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "math", "pre", "code", "textarea", "title",
+                       "head"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_TOKEN = re.compile(r"\w+")
+
+
+# -- input -----------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Source:
+    key: str  # "wcxb/<id>" or "news/<id>"
+    url: str
+    html: bytes
+
+
+@dataclass
+class InputRecord:
+    url: str
+    kind: str  # original | variant | near_dup | exact_copy
+    source: str  # the Source key
+    of: str | None = None  # for copies and variants: the original's URL
+    jaccard: float | None = None  # 5-word-shingle Jaccard with the original's text nodes
+    file: int = -1
+    body: bytes = field(default=b"", repr=False)
+
+
+def load_sources() -> list[Source]:
+    """The real pages: WCXB dev (all 1,497 HTML files) and the 60 news pages, in a fixed order."""
+    sources = []
+    for path in sorted((WCXB_DEV / "html").glob("*.html.gz")):
+        page_id = path.name.removesuffix(".html.gz")
+        truth = WCXB_DEV / "ground-truth" / f"{page_id}.json"
+        url = json.loads(truth.read_text(encoding="utf-8")).get("url") if truth.exists() else None
+        sources.append(Source(f"wcxb/{page_id}", url or f"https://wcxb.invalid/{page_id}",
+                              gzip.decompress(path.read_bytes())))
+    truth = json.loads((NEWS / "ground-truth.json").read_text(encoding="utf-8"))
+    for page_id in sorted(truth):
+        url = truth[page_id].get("url") or f"https://news.invalid/{page_id}"
+        sources.append(Source(f"news/{page_id}", url, gzip.decompress((NEWS / "html" / f"{page_id}.html.gz")
+                                                                      .read_bytes())))
+    return sources
+
+
+def with_query(url: str, key: str, value: str) -> str:
+    parts = urlsplit(url)
+    query = f"{parts.query}&{key}={value}" if parts.query else f"{key}={value}"
+    return urlunsplit((parts.scheme or "https", parts.netloc, parts.path or "/", query, ""))
+
+
+def mirror_url(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(("https", MIRROR_HOST, f"/{parts.netloc}{parts.path or '/'}", parts.query, ""))
+
+
+def parse_html(body: bytes) -> Any:
+    import lxml.html
+
+    return lxml.html.document_fromstring(body, parser=lxml.html.HTMLParser(encoding="utf-8"))
+
+
+def text_slots(root: Any) -> list[tuple[Any, str]]:
+    """(element, "text" | "tail") for every text node of the body outside scripts, code and the like."""
+    body = root.find("body")
+    body = root if body is None else body
+    skipped: set[Any] = set()
+    for el in body.iter():
+        if not isinstance(el.tag, str) or el.tag.lower() in SKIP_TAGS:
+            skipped.update(el.iter())
+    slots = []
+    for el in body.iter():
+        if el not in skipped and el.text and el.text.strip():
+            slots.append((el, "text"))
+        if el is not body and el.tail and el.tail.strip() and el.getparent() not in skipped:
+            slots.append((el, "tail"))
+    return slots
+
+
+def slot_text(slot: tuple[Any, str]) -> str:
+    el, attr = slot
+    return getattr(el, attr) or ""
+
+
+def set_slot(slot: tuple[Any, str], text: str) -> None:
+    el, attr = slot
+    old = getattr(el, attr) or ""
+    lead = old[: len(old) - len(old.lstrip())]
+    trail = old[len(old.rstrip()):]
+    setattr(el, attr, f"{lead}{text}{trail}")
+
+
+def shingles(text: str, n: int = 5) -> set[str]:
+    tokens = _TOKEN.findall(text.lower())
+    return {" ".join(tokens[i:i + n]) for i in range(max(0, len(tokens) - n + 1))}
+
+
+def jaccard(a: str, b: str) -> float:
+    sa, sb = shingles(a), shingles(b)
+    if not sa and not sb:
+        return 1.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def page_text(root: Any) -> str:
+    return "\n".join(slot_text(s).strip() for s in text_slots(root))
+
+
+def sentences_of(root: Any) -> list[str]:
+    out = []
+    for slot in text_slots(root):
+        text = " ".join(slot_text(slot).split())
+        if len(text.split()) >= MIN_WORDS:
+            out.extend(s for s in _SENTENCE.split(text) if len(s.split()) >= 3)
+    return out
+
+
+def serialize(root: Any) -> bytes:
+    """UTF-8 HTML with one ``<meta charset="utf-8">`` (declarations of other charsets removed)."""
+    import lxml.html
+
+    for meta in root.xpath("//meta[@charset] | //meta[translate(@http-equiv, 'CONTENTYP', 'contentyp')"
+                           " = 'content-type']"):
+        meta.drop_tree()
+    head = root.find("head")
+    if head is None:
+        head = lxml.html.Element("head")
+        root.insert(0, head)
+    head.insert(0, lxml.html.Element("meta", charset="utf-8"))
+    return lxml.html.tostring(root, encoding="utf-8", method="html", doctype="<!DOCTYPE html>")
+
+
+def donor_stream(donors: list[list[str]], rng: random.Random) -> Iterator[str]:
+    """The donors' sentences, shuffled donor by donor, none twice (a repeated sentence would plant the duplicated
+    n-grams that Gopher's repetition rules drop)."""
+    seen: set[str] = set()
+    for pool in donors:
+        pool = pool[:]
+        rng.shuffle(pool)
+        for sentence in pool:
+            if sentence not in seen:
+                seen.add(sentence)
+                yield sentence
+    for n in itertools.count(1):  # only for a page longer than all its donors together
+        yield f"This is added sentence number {n} of the rewritten page."
+
+
+def rewrite(body: bytes, donors: list[list[str]], rng: random.Random) -> tuple[bytes, float] | None:
+    """A new page from ``body``: paragraphs permuted, sentences dropped and replaced with the donors'."""
+    try:
+        root = parse_html(body)
+    except Exception:  # lxml refuses some documents (empty, broken): no variant for them
+        return None
+    before = page_text(root)
+    # Paragraph order: the texts of the plain <p> children of one parent, permuted.
+    groups: dict[Any, list[Any]] = {}
+    for p in root.iter("p"):
+        if len(p) == 0 and p.text and len(p.text.split()) >= MIN_WORDS:
+            groups.setdefault(p.getparent(), []).append(p)
+    for paras in groups.values():
+        texts = [p.text for p in paras]
+        rng.shuffle(texts)
+        for p, text in zip(paras, texts, strict=True):
+            p.text = text
+    donor_sentences = donor_stream(donors, rng)
+    donor_words = (word for sentence in donor_sentences for word in sentence.split())
+    changed = set()
+    for i, slot in enumerate(text_slots(root)):
+        text = " ".join(slot_text(slot).split())
+        if len(text.split()) < MIN_WORDS:
+            continue
+        out = []
+        for sentence in _SENTENCE.split(text):
+            r = rng.random()
+            if r < DROP_SHARE:
+                continue
+            out.append(next(donor_sentences) if r < DROP_SHARE + REPLACE_SHARE else sentence)
+        set_slot(slot, " ".join(out) or next(donor_sentences))
+        changed.add(i)
+    score = jaccard(before, page_text(root))
+    if score > MAX_VARIANT_JACCARD:
+        # Short text nodes carry the page (a listing, a product page): replace their words too.
+        for i, slot in enumerate(text_slots(root)):
+            words = slot_text(slot).split()
+            if i not in changed and len(words) >= 3:
+                set_slot(slot, " ".join(next(donor_words) for _ in words))
+        score = jaccard(before, page_text(root))
+    return serialize(root), round(score, 3)
+
+
+def edit_mildly(body: bytes, rng: random.Random) -> tuple[bytes, float] | None:
+    """A planted near-duplicate: a few words of the longer text nodes replaced by other words of the page."""
+    try:
+        root = parse_html(body)
+    except Exception:
+        return None
+    before = page_text(root)
+    slots = [s for s in text_slots(root) if len(slot_text(s).split()) >= MIN_WORDS]
+    vocabulary = sorted({w for s in slots for w in slot_text(s).split()})
+    if not slots or len(vocabulary) < 2:
+        return None
+    edits = 0
+    for slot in slots:
+        words = slot_text(slot).split()
+        for j in range(len(words)):
+            if rng.random() < NEAR_WORD_EDIT:
+                words[j] = rng.choice(vocabulary)
+                edits += 1
+        set_slot(slot, " ".join(words))
+    if edits == 0:
+        slot = max(slots, key=lambda s: len(slot_text(s)))
+        words = slot_text(slot).split()
+        words[rng.randrange(len(words))] = rng.choice(vocabulary)
+        set_slot(slot, " ".join(words))
+    return serialize(root), round(jaccard(before, page_text(root)), 3)
+
+
+def language_groups(sources: list[Source]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """lid.176's label of each page's text nodes, and each page's sentences (the donors' material)."""
+    from filters.langid import get_model, normalise
+
+    model = get_model()
+    langs, sentences = {}, {}
+    for src in sources:
+        try:
+            root = parse_html(src.html)
+        except Exception:
+            langs[src.key], sentences[src.key] = "und", []
+            continue
+        text = normalise(page_text(root)[:5000])
+        labels, _ = model.predict(text) if text.strip() else (["__label__und"], None)
+        langs[src.key] = labels[0].removeprefix("__label__")
+        sentences[src.key] = sentences_of(root)
+    return langs, sentences
+
+
+def build_records(sources: list[Source], seed: int) -> list[InputRecord]:
+    """Originals, variants and planted copies, each assigned to one of ``FILES`` files (see the docstring)."""
+    rng = random.Random(seed)
+    langs, sentences = language_groups(sources)
+    by_lang: dict[str, list[str]] = {}
+    for src in sources:
+        if sentences[src.key]:
+            by_lang.setdefault(langs[src.key], []).append(src.key)
+    with_text = [s.key for s in sources if sentences[s.key]]
+    seen_urls: set[str] = set()
+    base: list[InputRecord] = []
+    originals: list[InputRecord] = []
+    for src in sources:
+        url = src.url if src.url not in seen_urls else with_query(src.url, "bench_page", src.key.replace("/", "-"))
+        seen_urls.add(url)
+        original = InputRecord(url, "original", src.key, body=src.html)
+        originals.append(original)
+        base.append(original)
+        peers = [k for k in by_lang.get(langs[src.key], []) if k != src.key] or [k for k in with_text if k != src.key]
+        donors = [sentences[k] for k in rng.sample(peers, min(len(peers), 40))]
+        made = rewrite(src.html, donors, random.Random(f"{seed}/variant/{src.key}"))
+        if made:
+            body, score = made
+            base.append(InputRecord(with_query(url, "bench_variant", "1"), "variant", src.key, url, score,
+                                    body=body))
+    copies: list[InputRecord] = []
+    chosen = rng.sample(originals, round(len(originals) * (NEAR_SHARE + EXACT_SHARE)))
+    n_near = round(len(originals) * NEAR_SHARE)
+    for i, original in enumerate(chosen):
+        if i < n_near:
+            made = edit_mildly(original.body, random.Random(f"{seed}/near/{original.source}"))
+            if made:
+                body, score = made
+                copies.append(InputRecord(with_query(original.url, "bench_near", "1"), "near_dup", original.source,
+                                          original.url, score, body=body))
+        else:
+            copies.append(InputRecord(mirror_url(original.url), "exact_copy", original.source, original.url, 1.0,
+                                      body=original.body))
+    rng.shuffle(base)
+    for i, record in enumerate(base):
+        record.file = i % FILES
+    file_of = {r.url: r.file for r in base}
+    for copy in copies:
+        f = file_of[copy.of]
+        # After the original in datatrove's read order with tasks=2 (task r reads files r, r+2, ... in order).
+        later = [g for g in range(FILES) if g % 2 > f % 2 or (g % 2 == f % 2 and g >= f)]
+        copy.file = rng.choice(later)
+    urls = [r.url for r in base + copies]
+    duplicates = [u for u, n in Counter(urls).items() if n > 1]
+    if duplicates:
+        raise RuntimeError(f"input URLs repeat: {duplicates[:3]}")
+    return base + copies
+
+
+def write_warcs(records: list[InputRecord], folder: Path) -> list[Path]:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    folder.mkdir(parents=True, exist_ok=True)
+    base_date = datetime(2024, 3, 1, tzinfo=UTC)
+    copy_date = datetime(2024, 9, 1, tzinfo=UTC)  # every copy is dated after every original
+    paths = []
+    for f in range(FILES):
+        path = folder / f"e2e-{f:02d}.warc.gz"
+        paths.append(path)
+        with path.open("wb") as fh:
+            writer = WARCWriter(fh, gzip=True)
+            for i, record in enumerate(records):
+                if record.file != f:
+                    continue
+                copy = record.kind in ("near_dup", "exact_copy")
+                date = (copy_date if copy else base_date) + timedelta(seconds=i)
+                http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
+                                                   ("Content-Length", str(len(record.body)))], protocol="HTTP/1.1")
+                writer.write_record(writer.create_warc_record(
+                    record.url, "response", payload=io.BytesIO(record.body), length=len(record.body),
+                    http_headers=http, warc_headers_dict={"WARC-Date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                                          "WARC-Identified-Payload-Type": "text/html"}))
+    return paths
+
+
+def ensure_input(seed: int, rebuild: bool = False) -> tuple[list[Path], dict[str, Any]]:
+    """The WARC files and manifest for ``seed``, built into the cache folder unless already there."""
+    folder = INPUT_CACHE / f"seed{seed}-v{BUILD_VERSION}"
+    manifest_path = folder / "manifest.json"
+    if manifest_path.exists() and not rebuild:
+        manifest = json.loads(manifest_path.read_text())
+        return [folder / "warc" / name for name in manifest["files"]], manifest
+    started = time.perf_counter()
+    print(f"building the input in {folder} ...", flush=True)
+    tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    records = build_records(load_sources(), seed)
+    paths = write_warcs(records, tmp / "warc")
+    kinds = Counter(r.kind for r in records)
+    variant_j = [r.jaccard for r in records if r.kind == "variant"]
+    near_j = [r.jaccard for r in records if r.kind == "near_dup"]
+    manifest = {
+        "seed": seed, "version": BUILD_VERSION, "files": [p.name for p in paths], "pages": len(records),
+        "kinds": dict(kinds), "bytes": sum(p.stat().st_size for p in paths),
+        "html_bytes": sum(len(r.body) for r in records),
+        "variant_jaccard": {"median": statistics.median(variant_j), "max": max(variant_j),
+                            "over_0.5": sum(j > 0.5 for j in variant_j)},
+        "near_jaccard": {"median": statistics.median(near_j), "min": min(near_j), "max": max(near_j)},
+        "build_seconds": round(time.perf_counter() - started, 1),
+        "records": [{k: v for k, v in asdict(r).items() if k != "body"} for r in records],
+    }
+    (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    shutil.rmtree(folder, ignore_errors=True)
+    tmp.rename(folder)
+    print(f"  {len(records)} pages ({dict(kinds)}) in {len(paths)} files, {manifest['bytes'] / 2**20:.0f} MiB, "
+          f"{manifest['build_seconds']} s", flush=True)
+    return [folder / "warc" / p.name for p in paths], manifest
+
+
+# -- datatrove's environment -----------------------------------------------------------------------------------------
+
+def _check_datatrove(python: Path) -> str | None:
+    """datatrove's version in that environment, or None when it does not import."""
+    if not python.exists():
+        return None
+    code = "import datatrove, spacy, trafilatura, importlib.metadata as m; print(m.version('datatrove'))"
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def ensure_datatrove(venv: Path = DT_VENV) -> tuple[Path | None, str]:
+    """datatrove's Python (created on first use), or None and the reason it could not be set up."""
+    python = venv / "bin" / "python"
+    version = _check_datatrove(python)
+    if version == DT_VERSION:
+        return python, f"datatrove {version} at {venv}"
+    interpreter = shutil.which("python3.11") or (sys.executable if sys.version_info[:2] == (3, 11) else None)
+    if interpreter is None:
+        return None, "no python3.11 to create datatrove's virtual environment with"
+    print(f"creating datatrove's virtual environment at {venv} (a few minutes) ...", flush=True)
+    shutil.rmtree(venv, ignore_errors=True)
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    log = venv.parent / "datatrove-install.log"
+    with log.open("w") as fh:
+        made = subprocess.run([interpreter, "-m", "venv", str(venv)], stdout=fh, stderr=subprocess.STDOUT)
+        if made.returncode != 0:
+            return None, f"python3.11 -m venv failed (see {log})"
+        pip = subprocess.run([str(python), "-m", "pip", "install", *DT_PACKAGES], stdout=fh, stderr=subprocess.STDOUT)
+    if pip.returncode != 0:
+        tail = [line for line in log.read_text(errors="replace").splitlines() if not line.startswith("WARNING:")]
+        unreachable = any(s in "\n".join(tail) for s in ("NewConnectionError", "Failed to establish",
+                                                         "Temporary failure in name resolution", "No matching "
+                                                         "distribution", "Could not find a version"))
+        why = "the package registry could not be reached" if unreachable else "pip install failed"
+        return None, f"{why}: {' | '.join(tail[-3:])} (full log: {log})"
+    version = _check_datatrove(python)
+    if version != DT_VERSION:
+        return None, f"datatrove does not import after installing (got {version!r}; see {log})"
+    return python, f"datatrove {version} at {venv} (installed now)"
+
+
+def lid_model_file() -> Path:
+    from filters.langid import model_path
+
+    return Path(model_path())
+
+
+def place_lid(python: Path, hf_home: Path) -> Path:
+    """Put winnow's lid.176.ftz where datatrove's LanguageFilter looks for lid.176, marked as downloaded."""
+    code = ("import os; from fsspec.core import strip_protocol; from huggingface_hub import cached_assets_path; "
+            "from datatrove.utils.lid import FT176LID; "
+            "print(os.path.join(cached_assets_path(library_name='datatrove', namespace='lid', subfolder='ft176'), "
+            "strip_protocol(FT176LID.MODEL_URL).replace('/', '_')))")
+    env = {**os.environ, "HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"}
+    target = Path(subprocess.run([str(python), "-c", code], env=env, capture_output=True, text=True,
+                                 check=True).stdout.strip())
+    source = lid_model_file()
+    if not target.exists() or target.stat().st_size != source.stat().st_size:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    Path(f"{target}.completed").touch()
+    return target
+
+
+# -- runs ------------------------------------------------------------------------------------------------------------
+
+def winnow_child(argv: list[str]) -> int:
+    """``e2e.py _winnow MODE OUTPUT INPUT...``: one winnow run in this (child) process."""
+    import logging
+
+    mode, output, *inputs = argv
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from pipelines.config import load_config
+    from pipelines.runner import RunOptions, run
+
+    run(RunOptions(config=load_config(str(CONFIG)), inputs=inputs, output=Path(output), local=mode == "local",
+                   progress=False))
+    if mode == "ray":
+        import ray
+
+        ray.shutdown()
+    return 0
+
+
+@dataclass
+class RunResult:
+    system: str
+    round: int
+    wall_s: float
+    cpu_s: float
+    cpu_method: str
+    cpu_rusage_s: float
+    cpu_sampled_s: float
+    peak_rss_mb: float
+    processes: int
+    stragglers: int
+    settle_s: float
+    other_cpu_s: float  # CPU the rest of the machine used meanwhile (other people's jobs; this bench's sampling)
+    kept: int
+    passed_filters: int
+    dedup_removed: int
+    step_seconds: dict[str, float]
+    counts: dict[str, Any]
+    log: str
+    kept_urls: set[str] = field(default_factory=set, repr=False)
+    passed_urls: set[str] = field(default_factory=set, repr=False)
+    dedup_removed_urls: set[str] = field(default_factory=set, repr=False)
+
+
+def winnow_ids(warcs: list[Path]) -> dict[str, str]:
+    """winnow's document id -> URL for every response record (ids are BLAKE2b of the WARC-Record-ID)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    from pipelines.readers import stable_id
+
+    ids = {}
+    for path in warcs:
+        with path.open("rb") as fh:
+            for record in ArchiveIterator(fh):
+                if record.rec_type == "response":
+                    ids[stable_id(record.rec_headers.get_header("WARC-Record-ID").strip())] = (
+                        record.rec_headers.get_header("WARC-Target-URI"))
+    return ids
+
+
+def read_winnow(out: Path, ids: dict[str, str]) -> tuple[set[str], set[str], set[str], dict[str, float],
+                                                         dict[str, Any]]:
+    """Kept URLs (the rows of ``text/``: winnow writes kept rows only), URLs that reached dedup, URLs dedup
+    removed (its decisions in ``_state/minhash_dedup/*-labels-*.parquet``: one row per dropped document, keyed
+    "1" + 16 hex digits of fetched_at + id), per-step seconds and counts from stats.json."""
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    table = ds.dataset(out / "text", format="parquet").to_table(columns=["url", "dropped_by"])
+    kept = {url for url, dropped in zip(table.column("url").to_pylist(), table.column("dropped_by").to_pylist(),
+                                        strict=True) if dropped is None}
+    removed = set()
+    for path in sorted((out / "_state" / "minhash_dedup").glob("*-labels-*.parquet")):
+        for key in pq.read_table(path, columns=["node"]).column("node").to_pylist():
+            removed.add(ids.get(key[-24:], f"unknown-id:{key[-24:]}"))
+    stats = json.loads((out / "stats.json").read_text())
+    steps: dict[str, float] = {}
+    counts: dict[str, Any] = {}
+    for entry in stats.get("steps", []):
+        name = entry.get("step") or entry.get("name")
+        if entry.get("seconds") is not None:
+            steps[name] = float(entry["seconds"])
+        counts[name] = {k: entry[k] for k in ("in", "out", "dropped") if k in entry}
+    return kept, kept | removed, removed, steps, counts
+
+
+def _jsonl_urls(folder: Path) -> set[str]:
+    urls = set()
+    for path in sorted(folder.glob("*.jsonl*")):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                urls.add((json.loads(line).get("metadata") or {}).get("url"))
+    return urls
+
+
+def read_datatrove(out: Path) -> tuple[set[str], set[str], set[str], dict[str, float], dict[str, Any]]:
+    import pyarrow.dataset as ds
+
+    kept: set[str] = set()
+    if any((out / "final").glob("*.parquet")):
+        table = ds.dataset(out / "final", format="parquet").to_table(columns=["metadata"])
+        kept = {m.get("url") for m in table.column("metadata").to_pylist()}
+    passed, removed = _jsonl_urls(out / "filtered"), _jsonl_urls(out / "dedup_removed")
+    steps: dict[str, float] = {}
+    counts: dict[str, Any] = {}
+    for stage in ("filter", "buckets", "cluster", "dedup"):
+        path = out / "logs" / stage / "stats.json"
+        if not path.exists():
+            continue
+        stage_steps: dict[str, float] = {}
+        for entry in json.loads(path.read_text()):
+            # "🛢 - EXTRAC: ⛏ Trafilatura" -> "filter: Trafilatura"
+            label = re.sub(r"[^\x20-\x7e]", "", str(entry.get("name", "?")).rsplit(": ", 1)[-1]).strip()
+            name = f"{stage}: {label}"
+            total = (entry.get("time_stats") or {}).get("total")  # summed over the stage's tasks
+            if total is not None:
+                stage_steps[name] = float(total)
+            counts[name] = {k: v.get("total", v) if isinstance(v, dict) else v
+                            for k, v in (entry.get("stats") or {}).items()}
+        signature = f"{stage}: MinHash stage 1"
+        if signature in stage_steps:
+            # MinhashDedupSignature times its whole loop, which pulls every document through the steps before it.
+            upstream = sum(v for k, v in stage_steps.items() if k != signature)
+            stage_steps[signature] = max(0.0, stage_steps[signature] - upstream)
+        steps.update({k: round(v, 2) for k, v in stage_steps.items()})
+    return kept, passed, removed, steps, counts
+
+
+def run_system(system: str, round_no: int, warcs: list[Path], folder: Path, dt_python: Path | None,
+               hf_home: Path, dt_args: list[str], ids: dict[str, str]) -> RunResult:
+    out = folder / f"r{round_no}-{system}"
+    log_path = folder / f"r{round_no}-{system}.log"
+    env = dict(os.environ)
+    if system == "datatrove":
+        assert dt_python is not None
+        args = [str(dt_python), str(DT_SCRIPT), "--input", str(warcs[0].parent), "--output", str(out), *dt_args]
+        env.update(HF_HOME=str(hf_home), HF_HUB_OFFLINE="1", TQDM_DISABLE="1")
+    else:
+        args = [sys.executable, str(Path(__file__).resolve()), "_winnow", system, str(out), *map(str, warcs)]
+    with log_path.open("wb") as log:
+        tree = cpu.run_tree(args, env=env, cwd=str(REPO), log=log)
+    if tree.returncode != 0:
+        tail = log_path.read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"{LABELS[system]} failed (exit {tree.returncode}); log {log_path}:\n{tail}")
+    if system == "datatrove":
+        kept, passed, removed, steps, counts = read_datatrove(out)
+    else:
+        kept, passed, removed, steps, counts = read_winnow(out, ids)
+    return RunResult(system, round_no, round(tree.wall_s, 2), round(tree.cpu_s, 2), tree.cpu_method,
+                     round(tree.cpu_rusage_s, 2), round(tree.cpu_sampled_s, 2),
+                     round(tree.peak_rss_bytes / 2**20), tree.processes, tree.stragglers, round(tree.settle_s, 1),
+                     round(max(0.0, tree.machine_busy_s - tree.cpu_s), 1),
+                     len(kept), len(passed), len(removed), steps, counts, str(log_path), kept, passed, removed)
+
+
+@contextlib.contextmanager
+def bench_lock(path: Path = LOCK) -> Iterator[None]:
+    """Hold the machine's benchmark lock (flock), waiting for whoever holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for {path} (another benchmark is running) ...", flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+# -- report ----------------------------------------------------------------------------------------------------------
+
+def agreement(a: set[str], b: set[str]) -> dict[str, Any]:
+    either = a | b
+    return {"both": len(a & b), "only_first": len(a - b), "only_second": len(b - a),
+            "jaccard": round(len(a & b) / len(either), 4) if either else 1.0}
+
+
+def planted(result: RunResult, manifest: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Per kind of planted copy: pairs caught by dedup, missed (both kept), not reached (filtered before)."""
+    out: dict[str, dict[str, int]] = {}
+    for record in manifest["records"]:
+        if record["kind"] not in ("near_dup", "exact_copy"):
+            continue
+        tally = out.setdefault(record["kind"], Counter())
+        copy, original = record["url"], record["of"]
+        tally["planted"] += 1
+        if copy in result.dedup_removed_urls or original in result.dedup_removed_urls:
+            tally["caught"] += 1
+            tally["kept_original"] += original in result.kept_urls
+            tally["kept_copy"] += copy in result.kept_urls
+        elif copy in result.kept_urls and original in result.kept_urls:
+            tally["missed"] += 1
+        else:
+            tally["not_reached"] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
+def summarize(results: list[RunResult], manifest: dict[str, Any]) -> dict[str, Any]:
+    pages = manifest["pages"]
+    summary: dict[str, Any] = {"systems": {}}
+    last: dict[str, RunResult] = {}
+    for system in SYSTEMS:
+        runs = [r for r in results if r.system == system]
+        if not runs:
+            continue
+        last[system] = runs[-1]
+        wall = statistics.median(r.wall_s for r in runs)
+        cpu_s = statistics.median(r.cpu_s for r in runs)
+        steps: dict[str, float] = {}
+        for name in runs[-1].step_seconds:
+            values = [r.step_seconds[name] for r in runs if name in r.step_seconds]
+            steps[name] = round(statistics.median(values), 2)
+        summary["systems"][system] = {
+            "label": LABELS[system], "rounds": len(runs),
+            "wall_s_median": round(wall, 2), "wall_s_all": [r.wall_s for r in runs],
+            "cpu_s_median": round(cpu_s, 2), "cpu_s_all": [r.cpu_s for r in runs],
+            "cpu_method": sorted({r.cpu_method for r in runs}),
+            "cpu_rusage_s_all": [r.cpu_rusage_s for r in runs],
+            "cpu_sampled_s_all": [r.cpu_sampled_s for r in runs],
+            "docs_per_s": round(pages / wall, 1), "docs_per_cpu_s": round(pages / cpu_s, 1),
+            "cores_busy": round(cpu_s / wall, 2),
+            "peak_rss_mb_median": statistics.median(r.peak_rss_mb for r in runs),
+            "peak_rss_mb_max": max(r.peak_rss_mb for r in runs),
+            "kept": runs[-1].kept, "kept_all_rounds": sorted({r.kept for r in runs}),
+            "passed_filters": runs[-1].passed_filters, "dedup_removed": runs[-1].dedup_removed,
+            "stragglers": sum(r.stragglers for r in runs),
+            "other_cpu_s_all": [r.other_cpu_s for r in runs],
+            "step_seconds_median": steps, "counts_last_round": runs[-1].counts,
+            "planted_duplicates": planted(runs[-1], manifest),
+        }
+    systems = summary["systems"]
+    if "datatrove" in systems:
+        for system in ("local", "ray"):
+            if system in systems:
+                summary[f"ratio_docs_per_s_{system}_vs_datatrove"] = round(
+                    systems[system]["docs_per_s"] / systems["datatrove"]["docs_per_s"], 2)
+    pairs = [("local", "datatrove"), ("ray", "datatrove"), ("local", "ray")]
+    summary["agreement"] = {
+        f"{a}_vs_{b}": {"kept": agreement(last[a].kept_urls, last[b].kept_urls),
+                        "passed_filters": agreement(last[a].passed_urls, last[b].passed_urls)}
+        for a, b in pairs if a in last and b in last}
+    return summary
+
+
+def print_report(summary: dict[str, Any], manifest: dict[str, Any]) -> None:
+    pages = manifest["pages"]
+    print(f"\ninput: {pages} pages {manifest['kinds']} in {len(manifest['files'])} WARC files "
+          f"({manifest['bytes'] / 2**20:.0f} MiB gzip, {manifest['html_bytes'] / 2**20:.0f} MiB HTML)")
+    header = (f"{'system':<20}{'rounds':>7}{'wall s':>9}{'CPU s':>9}{'cores':>7}{'docs/s':>9}{'docs/CPU-s':>12}"
+              f"{'peak RSS MB':>13}{'passed':>8}{'dedup-':>8}{'kept':>7}{'others CPU s':>14}")
+    print(header)
+    print("-" * len(header))
+    for s in summary["systems"].values():
+        print(f"{s['label']:<20}{s['rounds']:>7}{s['wall_s_median']:>9.1f}{s['cpu_s_median']:>9.1f}"
+              f"{s['cores_busy']:>7.2f}{s['docs_per_s']:>9.1f}{s['docs_per_cpu_s']:>12.1f}"
+              f"{s['peak_rss_mb_median']:>13.0f}{s['passed_filters']:>8}{s['dedup_removed']:>8}{s['kept']:>7}"
+              f"{statistics.median(s['other_cpu_s_all']):>14.0f}")
+    print("(medians over rounds; passed = reached dedup; dedup- = removed by dedup; kept = written; others CPU = "
+          "what the rest of the machine used meanwhile)")
+    for s in summary["systems"].values():
+        print(f"  {s['label']}: wall {s['wall_s_all']}, CPU {s['cpu_s_all']}, others' CPU {s['other_cpu_s_all']}")
+    for system in ("local", "ray"):
+        key = f"ratio_docs_per_s_{system}_vs_datatrove"
+        if key in summary:
+            print(f"docs/s {LABELS[system]} / datatrove: {summary[key]:.2f}")
+    for pair, agree in summary["agreement"].items():
+        k, p = agree["kept"], agree["passed_filters"]
+        a, b = pair.split("_vs_")
+        print(f"agreement {LABELS[a]} vs {LABELS[b]}: kept {k['jaccard']:.3f} (both {k['both']}, only first "
+              f"{k['only_first']}, only second {k['only_second']}); before dedup {p['jaccard']:.3f}")
+    for s in summary["systems"].values():
+        dup = "; ".join(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in tally.items())
+                        for kind, tally in s["planted_duplicates"].items())
+        print(f"planted duplicates, {s['label']}: {dup}")
+    for s in summary["systems"].values():
+        if s["step_seconds_median"]:
+            steps = ", ".join(f"{k} {v:.1f}" for k, v in s["step_seconds_median"].items())
+            print(f"per-step seconds, {s['label']}: {steps}")
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "_winnow":
+        return winnow_child(sys.argv[2:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=SYSTEMS)
+    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--rebuild-input", action="store_true", help="rebuild the cached input WARCs")
+    parser.add_argument("--keep-outputs", action="store_true", help="keep every run's output folder")
+    parser.add_argument("--dt-timeout", type=float, default=60.0,
+                        help="datatrove's per-page extraction timeout, s (its default is 1)")
+    parser.add_argument("--dt-stock-extraction", action="store_true",
+                        help="datatrove's own Trafilatura defaults (plain text, deduplicate) instead of winnow's")
+    parser.add_argument("--dt-venv", type=Path, default=DT_VENV)
+    args = parser.parse_args()
+
+    warcs, manifest = ensure_input(args.seed, args.rebuild_input)
+    systems = list(args.systems)
+    dt_python, dt_note, hf_home = None, "not requested", CACHE / "hf"
+    if "datatrove" in systems:
+        dt_python, dt_note = ensure_datatrove(args.dt_venv)
+        if dt_python is None:
+            print(f"DATATROVE SIDE SKIPPED: {dt_note}", flush=True)
+            systems.remove("datatrove")
+        else:
+            print(f"lid.176 for datatrove: {place_lid(dt_python, hf_home)}", flush=True)
+    dt_args = ["--tasks", "2", "--workers", "2", "--timeout", str(args.dt_timeout)]
+    if args.dt_stock_extraction:
+        dt_args.append("--stock-extraction")
+    ids = winnow_ids(warcs)
+    subreaper = cpu.become_subreaper()
+    folder = RUNS / datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"runs in {folder}; subreaper {'on' if subreaper else 'OFF (Ray workers CPU may be missed)'}", flush=True)
+    results: list[RunResult] = []
+    with bench_lock():
+        for round_no in range(1, args.rounds + 1):
+            shift = (round_no - 1) % len(systems)
+            for system in systems[shift:] + systems[:shift]:
+                result = run_system(system, round_no, warcs, folder, dt_python, hf_home, dt_args, ids)
+                results.append(result)
+                print(f"round {round_no} {LABELS[system]:<18} wall {result.wall_s:6.1f} s  CPU {result.cpu_s:6.1f} s "
+                      f"({result.cpu_method}; rusage {result.cpu_rusage_s:.1f}, sampled {result.cpu_sampled_s:.1f})  "
+                      f"peak RSS {result.peak_rss_mb:.0f} MB  "
+                      f"kept {result.kept}  procs {result.processes}  others' CPU {result.other_cpu_s:.0f} s",
+                      flush=True)
+                if not args.keep_outputs:
+                    shutil.rmtree(folder / f"r{round_no}-{system}", ignore_errors=True)
+    summary = summarize(results, manifest)
+    print_report(summary, manifest)
+    if args.json:
+        report = {
+            "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+            "datatrove": dt_note, "datatrove_args": dt_args, "config": str(CONFIG.relative_to(REPO)),
+            "input": {k: v for k, v in manifest.items() if k != "records"},
+            "summary": summary,
+            "runs": [{k: v for k, v in asdict(r).items() if not k.endswith("_urls")} for r in results],
+        }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=1, default=sorted))
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
