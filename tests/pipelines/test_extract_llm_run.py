@@ -63,5 +63,12 @@ def test_routed_page_is_selected_by_the_local_model(tmp_path, local, request):
     assert stats["metrics"]["extract_flags.llm_select"] == 1
     # The server lived only for the run: stopped, and its address forgotten by the driver's step.
     assert config.steps[0].llm_extractor.base_url is None
-    children = psutil.Process().children(recursive=True)
-    assert not [c for c in children if "llama_cpp.server" in " ".join(c.cmdline())]
+    assert not [c for c in psutil.Process().children(recursive=True) if "llama_cpp.server" in _cmdline(c)]
+
+
+def _cmdline(proc: psutil.Process) -> str:
+    """A live process's command line; "" for one that has exited (a zombie not yet reaped has none to read)."""
+    try:
+        return " ".join(proc.cmdline())
+    except psutil.Error:
+        return ""
