@@ -23,8 +23,8 @@ when the child takes it up, and an overrun or a crash costs only the call it hap
 
 One worker per process is shared by every caller (``shared_worker``): a Ray task unpickles its step
 anew, but the worker process outlives it and is reused by the next task in the same Ray worker.
-``map_shared(..., workers=N)`` spreads one list of calls over N such workers (a process that has cores to
-spare: ``winnow run --local`` uses one per core).
+``map_shared(..., workers=N)`` shares one list of calls among N such workers, each taking the next call when it
+has room (a process that has cores to spare: ``winnow run --local`` uses one per core).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -292,23 +292,59 @@ def shared_worker(target: str, index: int = 0) -> DeadlineWorker:
         return entry[1]
 
 
+class _Dealer:
+    """Hands one list of calls out to several workers, the next call to whichever asks first."""
+
+    def __init__(self, calls: list[tuple[Any, ...]]) -> None:
+        self._next = enumerate(calls)
+        self._lock = threading.Lock()
+
+    def deal(self, taken: list[int]) -> Iterator[tuple[Any, ...]]:
+        """The calls one worker takes, its indices noted in ``taken`` in the order taken."""
+        while True:
+            with self._lock:
+                item = next(self._next, None)
+            if item is None:
+                return
+            taken.append(item[0])
+            yield item[1]
+
+
 def map_shared(target: str, calls: list[tuple[Any, ...]], time_limit_s: float,
                workers: int = 1) -> list[tuple[bool, Any]]:
     """``DeadlineWorker.map`` over ``workers`` of this process's shared workers at once, answers in call order.
 
-    Call ``i`` goes to worker ``i % workers`` (interleaved, so that a run of heavy pages is spread over all of
-    them); each worker's calls are fed from a thread of its own, which waits on the pipes without the GIL.
+    Each worker takes the next call whenever it has room for one (one running, one queued: ``DeadlineWorker.map``),
+    so the workers finish a list within about one call of each other however the heavy pages fall. Dealt
+    round-robin instead (call ``i`` to worker ``i % workers``), one worker went on alone for the last second or
+    two of each 256-page batch on bench/e2e.py's pages. Each worker's calls are fed from a thread of its own,
+    which waits on the pipes without the GIL.
     """
     if workers <= 1 or len(calls) <= 1:
         return shared_worker(target).map(calls, time_limit_s)
     workers = min(workers, len(calls))
+    dealer = _Dealer(calls)
+    taken: list[list[int]] = [[] for _ in range(workers)]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="winnow-deadline") as pool:
-        parts = list(pool.map(lambda i: shared_worker(target, i).map(calls[i::workers], time_limit_s),
+        parts = list(pool.map(lambda i: shared_worker(target, i).map(dealer.deal(taken[i]), time_limit_s),
                               range(workers)))
     answers: list[tuple[bool, Any]] = [(False, None)] * len(calls)
-    for i, part in enumerate(parts):
-        answers[i::workers] = part
+    for where, part in zip(taken, parts, strict=True):
+        for i, answer in zip(where, part, strict=True):
+            answers[i] = answer
     return answers
+
+
+def default_workers(workers: int | None = None) -> int:
+    """Deadline workers for a step's batch: ``workers`` if set; else one per core outside Ray (``--local``: the
+    pipeline's process is the only one working, and one child left a core idle), one inside a Ray worker (Ray
+    runs a worker per core already)."""
+    if workers is not None:
+        return workers
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @atexit.register

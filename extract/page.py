@@ -140,7 +140,7 @@ def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None,
                     workers: int = 1) -> list[RawExtraction | Exception]:
     """``extract_html(*args)`` for each call, in this process (no limit) or in the deadline worker(s).
 
-    Each answer is the RawExtraction or the exception it failed with (``_as_drop`` sorts them out). Through
+    Each answer is the RawExtraction or the exception it failed with (``failure_drop`` sorts them out). Through
     the workers the whole list goes in one ``DeadlineWorker.map`` per worker (``workers`` children at once,
     ``extract.deadline.map_shared``), so each child works through its pages without waiting for this process.
     """
@@ -155,8 +155,10 @@ def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None,
     return [value for _, value in map_shared(WORKER_TARGET, calls, time_limit_s, workers)]
 
 
-def _as_drop(exc: Exception, time_limit_s: float | None) -> Drop:
-    """The ``Drop`` for a page the extraction failed on; a failure that is not about the page is raised."""
+def failure_drop(exc: Exception, time_limit_s: float | None) -> Drop:
+    """The ``Drop`` for a page the extraction failed on; a failure that is not about the page is raised.
+
+    Shared with extract/trafilatura_step.py, whose worker fails the same ways."""
     if isinstance(exc, ExtractFailure):
         return Drop(exc.reason, exc.detail)
     if isinstance(exc, DeadlineExceeded):
@@ -338,7 +340,7 @@ def extract_page(
         content_type=content_type))
     [answer] = run_extractions([args], time_limit_s)
     if isinstance(answer, Exception):
-        raise _as_drop(answer, time_limit_s)
+        raise failure_drop(answer, time_limit_s)
     return _finish(answer, ident, min_chars)
 
 
@@ -386,7 +388,7 @@ def extract_pages(
     for i, ident, answer in zip(where, idents, run_extractions(calls, time_limit_s, workers), strict=True):
         try:
             if isinstance(answer, Exception):
-                raise _as_drop(answer, time_limit_s)
+                raise failure_drop(answer, time_limit_s)
             results[i] = _finish(answer, ident, min_chars)
         except Drop as drop:
             results[i] = drop

@@ -39,10 +39,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import sys
 from typing import Any
 
+from extract.deadline import default_workers
 from extract.page import (
     DEFAULT_MAX_HTML_BYTES,
     DEFAULT_TIME_LIMIT_S,
@@ -166,15 +165,7 @@ class ExtractPage(Step):
                     min_chars=min_chars, max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
 
     def _workers(self) -> int:
-        """Extraction children for a batch: ``workers`` if set; else one per core outside Ray (``--local``: this
-        process is the only one working, and trafilatura in one child left a core idle), one inside a Ray worker
-        (Ray runs a worker per core already)."""
-        if self.workers is not None:
-            return self.workers
-        ray = sys.modules.get("ray")
-        if ray is not None and ray.is_initialized():
-            return 1
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return default_workers(self.workers)
 
     def _records(self, extraction: Extraction) -> list[Any]:
         out: list[Any] = []

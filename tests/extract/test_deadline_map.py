@@ -72,9 +72,24 @@ def test_map_shared_spreads_calls_over_workers_in_order() -> None:
     assert [v for _, v in answers[:4]] == [0.3] * 4 and answers[6][1] == 3 and answers[7][1] == 0.01
     assert isinstance(answers[4][1], RemoteError) and isinstance(answers[5][1], WorkerDied)
     # two children: four 0.3 s sleeps take about 0.6 s (one child: 1.2 s); start-up is not counted in a call
-    first, second = shared_worker(TARGET, 0), shared_worker(TARGET, 1)
-    assert first is not second and first._proc is not None and second._proc is not None
-    assert first._proc.pid != second._proc.pid
+    for i in (0, 1):  # the child that died is replaced before the timing below
+        shared_worker(TARGET, i).call(("sleep", 0), 10)
     again = time.monotonic()
     map_shared(TARGET, [("sleep", 0.3)] * 4, time_limit_s=10, workers=2)
     assert time.monotonic() - again < 1.0
+    first, second = shared_worker(TARGET, 0), shared_worker(TARGET, 1)
+    assert first is not second and first._proc is not None and second._proc is not None
+    assert first._proc.pid != second._proc.pid
+
+
+def test_map_shared_gives_the_next_call_to_whichever_worker_is_free() -> None:
+    from extract.deadline import map_shared, shared_worker
+
+    for i in (0, 1):  # both children started: start-up is not timed below
+        shared_worker(TARGET, i).call(("sleep", 0), 10)
+    # the slow calls all sit at even positions: dealt round-robin, one child would sleep 1.2 s while the other idles
+    calls = [("sleep", 0.4), ("sleep", 0.0)] * 3
+    began = time.monotonic()
+    answers = map_shared(TARGET, calls, time_limit_s=10, workers=2)
+    assert time.monotonic() - began < 1.0
+    assert answers == [(True, 0.4), (True, 0.0)] * 3  # answers still in call order

@@ -197,3 +197,68 @@ def test_step_pickles_and_is_not_an_actor() -> None:
 def test_bad_arguments_fail_at_construction(kwargs: dict[str, object], arg: str) -> None:
     with pytest.raises(ValueError, match=arg):
         TrafilaturaExtract(**kwargs)  # type: ignore[arg-type]
+
+
+SLOW = "<html><body><article>" + "<p>Words of a long article about tides and otters.</p>" * 40_000 + \
+       "</article></body></html>"  # seconds of extraction
+
+
+def test_title_is_read_like_trafilaturas_metadata_without_the_rest() -> None:
+    # with_metadata=True also runs htmldate's date search and the author, site name and licence look-ups; the step
+    # reads only the title, the same way (meta tags, JSON-LD, <title>), whitespace trimmed alike
+    import trafilatura
+
+    messy = ARTICLE.replace('<meta property="og:title" content="Tide pools of the northern coast">', "").replace(
+        "<title>Tide pools of the northern coast | Shore Notes</title>",
+        "<title>  Tide pools\u00a0of the   northern coast | Shore Notes </title>")
+    jsonld = ARTICLE.replace('<meta property="og:title" content="Tide pools of the northern coast">', "").replace(
+        "<title>Tide pools of the northern coast | Shore Notes</title>", "").replace("</head>", '<script type="application/ld+json">{"@context": "https://schema.org", '
+                             '"@type": "NewsArticle", "headline": "Tide pools: the survey of 2025"}</script></head>')
+    for html in (ARTICLE, messy, jsonld, EMPTY_BODY.replace("<title>Nothing here</title>", "")
+                 .replace("<div></div>", "<article><h1>Only a heading</h1><p>" + "Some words here. " * 30
+                          + "</p></article>")):
+        full = trafilatura.bare_extraction(html, url="https://shore.example/p1", favor_precision=True,
+                                           include_comments=False, include_formatting=True, with_metadata=True)
+        doc = TrafilaturaExtract().process(page(html=html))
+        assert doc.title == full.title
+        assert doc.text == full.text.strip()
+    assert TrafilaturaExtract().process(page(html=jsonld)).title == "Tide pools: the survey of 2025"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batch_through_the_workers_matches_in_process(workers: int) -> None:
+    pages = [page("a"), page("nohtml", html=None), page("empty", html=EMPTY_BODY),
+             page("b", html=ARTICLE.replace("anemones", "urchins")), page("c")]
+    in_process = TrafilaturaExtract(time_limit_s=None).process_batch(pages)
+    through = TrafilaturaExtract(workers=workers).process_batch(pages)
+    assert [r.reason if isinstance(r, Drop) else r for r in through] == \
+           [r.reason if isinstance(r, Drop) else r for r in in_process]
+    assert [type(r).__name__ for r in through] == ["Document", "Drop", "Drop", "Document", "Document"]
+    assert "urchins" in through[3].text
+
+
+def test_timeout_costs_the_page_and_the_batch_goes_on() -> None:
+    step = TrafilaturaExtract(time_limit_s=0.05, workers=1)
+    out = step.process_batch([page("slow", html=SLOW), page("next")])
+    assert isinstance(out[0], Drop) and (out[0].reason, out[0].detail) == ("timeout", "over 0.05s")
+    assert isinstance(out[1], Document) and "anemones" in out[1].text  # answered by a fresh worker
+
+
+def test_a_worker_that_dies_costs_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import extract.trafilatura_step as module
+
+    # a crash deep in libxml2 looks like this to the parent: the child exits without answering
+    monkeypatch.setattr(module, "WORKER_TARGET", "tests.extract.deadline_target:act")
+    step = TrafilaturaExtract(workers=1)
+    monkeypatch.setattr(step, "_call", lambda p: ("die", 9) if p.id == "crash" else ("echo", b"abc"))
+    out = step.process_batch([page("crash"), page("fine")])
+    assert isinstance(out[0], Drop) and out[0].reason == "parse_error"
+    # the next page is answered by a fresh worker (echo's answer is not a (text, title) pair: the step's error)
+    assert isinstance(out[1], Drop) and out[1].reason == "error"
+
+
+@pytest.mark.parametrize(("kwargs", "arg"), [({"time_limit_s": 0}, "time_limit_s"), ({"time_limit_s": "5"},
+                                              "time_limit_s"), ({"workers": 0}, "workers")])
+def test_bad_worker_settings_fail_at_construction(kwargs: dict[str, object], arg: str) -> None:
+    with pytest.raises(ValueError, match=arg):
+        TrafilaturaExtract(**kwargs)  # type: ignore[arg-type]
