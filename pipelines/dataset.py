@@ -68,11 +68,13 @@ class LocalDataset:
             step.setup()
             step._local_setup_done = True
         tables = self._tables
-        if step.works_out_of_process:
-            # The step waits on another process (extraction's deadline worker): its next batch is read and
-            # prepared in a thread meanwhile, so the other process does not wait for this one between batches.
-            tables = prefetched(tables, PREFETCH_BATCHES)
-        return LocalDataset(step(t) for t in tables)
+        if not step.works_out_of_process:
+            return LocalDataset(step(t) for t in tables)
+        # The step waits on other processes (extraction's deadline workers). Its next batch is read and prepared
+        # in one thread, and the step itself runs in another, a batch ahead of whatever consumes its output here:
+        # the workers go on with the next batch while this thread runs the filters on the last one, instead of
+        # the two taking turns (issue 14's idle core).
+        return LocalDataset(prefetched((step(t) for t in prefetched(tables, PREFETCH_BATCHES)), AHEAD_BATCHES))
 
     def map_batches(self, fn: TableFn) -> LocalDataset:
         return LocalDataset(fn(t) for t in self._tables)
@@ -130,6 +132,7 @@ class LocalDataset:
 
 _END = object()
 PREFETCH_BATCHES = 2
+AHEAD_BATCHES = 1  # an out-of-process step's output waiting for the consumer: enough for the workers never to wait
 
 
 def prefetched(tables: Iterable[pa.Table], depth: int) -> Iterator[pa.Table]:
