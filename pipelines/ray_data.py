@@ -76,6 +76,7 @@ def _actor_pool_size() -> int:
 
 
 _actor_steps = 1
+_actor_pools = 0  # actor-pool steps in the pipeline, as planned (0 is possible: _actor_steps is at least 1)
 
 
 def plan_actor_steps(count: int) -> None:
@@ -85,14 +86,30 @@ def plan_actor_steps(count: int) -> None:
     one: with two model steps on 2 CPUs, 0.5 CPU per actor would reserve both CPUs and starve the
     read task (the deadlock in STACK-NOTES, seen again with langid + quality model).
     """
-    global _actor_steps
+    global _actor_steps, _actor_pools
     _actor_steps = max(1, count)
+    _actor_pools = max(0, count)
 
 
 def _actor_cpus() -> float:
     cpus = ray.cluster_resources().get("CPU", 1.0)
     share = (cpus - 1) / (_actor_pool_size() * _actor_steps) if cpus > 1 else cpus / (2 * _actor_steps)
     return max(MIN_ACTOR_CPUS, min(ACTOR_CPUS, share))
+
+
+def _task_cpus(step: Any) -> float | None:
+    """CPUs a task reserves for ``step``: Ray's default (1) unless the step works in other processes.
+
+    Extraction waits on its deadline worker (extract/deadline.py), whose CPU Ray does not see: a task reserving a
+    whole CPU for a process that mostly waits, beside actor pools that reserve half of a 2-CPU machine, let one
+    extraction run at a time (bench/e2e.py: 1.2 of 2 cores busy, 209 s). Such tasks reserve what is left beside the
+    actor pools divided by the CPUs, so that one runs per CPU: 0.5 each on 2 CPUs with one actor-pool step.
+    """
+    if step is None or not getattr(step, "works_out_of_process", False):
+        return None
+    cpus = ray.cluster_resources().get("CPU", 1.0)
+    left = cpus - _actor_pool_size() * _actor_cpus() * _actor_pools
+    return max(MIN_ACTOR_CPUS, min(1.0, left / cpus))
 
 
 class _StepActor:
@@ -107,7 +124,7 @@ class _StepActor:
 
 
 def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None = None,
-         batch_size: int | None = None) -> ray.data.Dataset:
+         batch_size: int | None = None, num_cpus: float | None = None) -> ray.data.Dataset:
     """The single call site of ``map_batches``."""
     if actor_of is not None:
         return ds.map_batches(
@@ -119,6 +136,8 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
             num_cpus=_actor_cpus(),
             num_gpus=actor_of.num_gpus or None,
         )
+    if num_cpus is not None:
+        return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus)
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)
 
 
@@ -127,10 +146,11 @@ class RayDataset:
         self._ds = ds
 
     @classmethod
-    def from_inputs(cls, inputs: list[tuple[str, str]],
-                    reader: Callable[..., Iterator[pa.Table]]) -> RayDataset:
+    def from_inputs(cls, inputs: list[tuple[str, str]], reader: Callable[..., Iterator[pa.Table]],
+                    feeds: Any = None) -> RayDataset:
         """One read task per input file (``(path, label)``: ``reader(path, name=label)``); each yields bounded
-        tables as it goes."""
+        tables as it goes. ``feeds``: the step that reads the records first; its tasks reserve what the read
+        tasks reserve, so that Ray fuses the two (a page then never enters the object store)."""
 
         def read(batch: pa.Table) -> Iterator[pa.Table]:
             for path, name in zip(batch.column("path").to_pylist(), batch.column("name").to_pylist(), strict=True):
@@ -138,7 +158,8 @@ class RayDataset:
 
         items = ray.data.from_items([{"path": p, "name": n} for p, n in inputs],
                                     override_num_blocks=max(1, len(inputs)))
-        return cls(_map(items, read, batch_size=1))
+        return cls(_map(items, read, batch_size=1,
+                        num_cpus=None if getattr(feeds, "needs_actor", False) else _task_cpus(feeds)))
 
     @classmethod
     def from_tables(cls, tables: list[pa.Table]) -> RayDataset:
@@ -148,7 +169,7 @@ class RayDataset:
     def apply_step(self, step: Step) -> RayDataset:
         if step.needs_actor:
             return RayDataset(_map(self._ds, step, actor_of=step))
-        return RayDataset(_map(self._ds, step))
+        return RayDataset(_map(self._ds, step, num_cpus=_task_cpus(step)))
 
     def map_batches(self, fn: TableFn) -> RayDataset:
         return RayDataset(_map(self._ds, fn))

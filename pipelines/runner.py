@@ -305,7 +305,7 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
     by_kind: dict[str, Dataset] = {}
     for kind in sorted({input_kind(p) for p in paths}):
         group = [p for p in paths if input_kind(p) == kind]
-        by_kind[kind] = _source(opts, group, labels)
+        by_kind[kind] = _source(opts, group, labels, next((u for u in units if u.input_kind == kind), None))
 
     for step in units:
         ds = by_kind.pop(step.input_kind, None)
@@ -338,11 +338,13 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
     return tallies
 
 
-def _source(opts: RunOptions, paths: list[str], labels: dict[str, str]) -> Dataset:
+def _source(opts: RunOptions, paths: list[str], labels: dict[str, str], feeds: Any = None) -> Dataset:
+    """The records of ``paths``; ``feeds``: the first unit that reads them (on Ray its tasks and the read tasks
+    reserve alike, so that Ray runs both in one task)."""
     if not opts.local:
         from pipelines.ray_data import RayDataset
 
-        return RayDataset.from_inputs([(p, labels[p]) for p in paths], read_input)
+        return RayDataset.from_inputs([(p, labels[p]) for p in paths], read_input, feeds)
     bar = tqdm(total=None, unit=" records", desc=f"read {len(paths)} file(s)", disable=not opts.progress,
                leave=False)
 
