@@ -315,10 +315,9 @@ def map_shared(target: str, calls: list[tuple[Any, ...]], time_limit_s: float,
     """``DeadlineWorker.map`` over ``workers`` of this process's shared workers at once, answers in call order.
 
     Each worker takes the next call whenever it has room for one (one running, one queued: ``DeadlineWorker.map``),
-    so the workers finish a list within about one call of each other however the heavy pages fall. Dealt
-    round-robin instead (call ``i`` to worker ``i % workers``), one worker went on alone for the last second or
-    two of each 256-page batch on bench/e2e.py's pages. Each worker's calls are fed from a thread of its own,
-    which waits on the pipes without the GIL.
+    so the workers finish a list within about one call of each other however the heavy pages fall (dealt
+    round-robin, call ``i`` to worker ``i % workers``, a list waited for whichever worker drew the heavier pages).
+    Each worker's calls are fed from a thread of its own, which waits on the pipes without the GIL.
     """
     if workers <= 1 or len(calls) <= 1:
         return shared_worker(target).map(calls, time_limit_s)
