@@ -13,8 +13,9 @@ Rules implemented, with their source:
 - Lines: CR, LF and CRLF all end a line (RFC 9309 §2.2 ABNF ``NL``); ``#`` starts a comment (§2.2.3); keys are
   case-insensitive (§2.2); a UTF-8 byte order mark at the start, whole or partial, is skipped (Google robotstxt,
   robots.cc); a line that cannot be parsed is skipped and the rest is used (§2.3.1.5).
-- Groups (§2.1, §2.2.1): one or more user-agent lines followed by rules; a user-agent line after a rule starts a
-  new group; rules before the first user-agent line are ignored (§2.2.2); every group naming the token is merged;
+- Groups (§2.1, §2.2.1): one or more user-agent lines followed by rules; a user-agent line after an allow or
+  disallow rule starts a new group (Sitemap, Crawl-delay, Content-Usage and unknown lines do not: §2.2.4, other
+  records must not interfere); rules before the first user-agent line are ignored (§2.2.2); every group naming the token is merged;
   the ``*`` groups apply only when no group names the token; no applicable group means everything is allowed.
 - Matching (§2.2.2, §2.2.3): paths and patterns are normalised and matched by `crawler.robots_match`; the
   longest pattern (most octets) wins and Allow wins a tie; an empty Disallow matches nothing; ``/robots.txt``
@@ -239,7 +240,7 @@ def _parse(text: str) -> tuple[list[_Group], list[str]]:
     groups: list[_Group] = []
     sitemaps: list[str] = []
     current: _Group | None = None
-    closed = True  # a rule (or any other record) was seen since the last user-agent line
+    closed = True  # an allow or disallow rule was seen since the last user-agent line
     for raw_line in _NEWLINE.split(text):
         pair = _key_value(_cut_line(raw_line))
         if pair is None:
@@ -261,7 +262,11 @@ def _parse(text: str) -> tuple[list[_Group], list[str]]:
             sitemaps.append(value)
         if current is None:
             continue  # RFC 9309 §2.2.2: rules outside any group are ignored
-        closed = True
+        if kind in ("allow", "disallow"):
+            # Only the protocol's own rules end a run of user-agent lines: Sitemap, Crawl-delay, Content-Usage and
+            # unknown records are "other records", which "MUST NOT interfere" with the parsing of the rest
+            # (RFC 9309 §2.2.4; Google's parser likewise ends a group on allow/disallow only).
+            closed = True
         _add_record(current, kind, value)
     return groups, sitemaps
 

@@ -86,8 +86,9 @@ GROUP_CASES: list[Case] = [
     ("empty-last-group-allows", "User-Agent: *\nDisallow: /\n\nUser-Agent: quxbot\n", "quxbot", f"{U}/a", True),
     ("empty-group-still-shadows-global", "user-agent: FooBot\n\nuser-agent: *\ndisallow: /\n", "FooBot",
      f"{U}/a", False),  # FooBot and * share this group (no rule between the two user-agent lines)
-    ("empty-group-then-rule-closes", "user-agent: FooBot\nsitemap: http://x/s.xml\nuser-agent: *\ndisallow: /\n",
-     "FooBot", f"{U}/a", True),
+    # a Sitemap line is no rule: FooBot and * still share the group (Google's HandleSitemap does nothing; §2.2.4)
+    ("sitemap-does-not-close-empty-group", "user-agent: FooBot\nsitemap: http://x/s.xml\nuser-agent: *\n"
+     "disallow: /\n", "FooBot", f"{U}/a", False),
     ("agent-and-global-in-one-group", "user-agent: *\nuser-agent: FooBot\ndisallow: /a\n", "FooBot", f"{U}/a",
      False),
     # Product-token matching is exact (case-insensitive), not by prefix: the deviation from Protego.
@@ -363,6 +364,16 @@ SYNTAX_CASES: list[Case] = [
     ("sitemap-does-not-end-group", "User-agent: FooBot\nDisallow: /a\nSitemap: http://foo.bar/s.xml\n"
      "Disallow: /b\n", "FooBot", f"{U}/b", False),
     ("unknown-record-in-group", "User-agent: FooBot\nNoindex: /x\nDisallow: /b\n", "FooBot", f"{U}/b", False),
+    # RFC 9309 §2.2.4: other records "MUST NOT interfere"; between two user-agent lines they do not end the group
+    # (issue 15: this allowed BarBot everything)
+    ("sitemap-between-agents", "User-agent: BarBot\nSitemap: https://foo.bar/s.xml\nUser-agent: *\nDisallow: /\n",
+     "BarBot", f"{U}/x", False),
+    ("unknown-between-agents", "User-agent: BarBot\nNoindex: /x\nUser-agent: *\nDisallow: /\n", "BarBot",
+     f"{U}/x", False),
+    ("crawl-delay-between-agents", "User-agent: BarBot\nCrawl-delay: 5\nUser-agent: BazBot\nDisallow: /p\n",
+     "BarBot", f"{U}/p", False),
+    ("disallow-still-ends-group", "User-agent: BarBot\nDisallow: /a\nUser-agent: *\nDisallow: /\n", "BarBot",
+     f"{U}/x", True),
 ]
 
 
