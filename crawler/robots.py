@@ -15,8 +15,9 @@ Rules implemented, with their source:
   robots.cc); a line that cannot be parsed is skipped and the rest is used (§2.3.1.5).
 - Groups (§2.1, §2.2.1): one or more user-agent lines followed by rules; a user-agent line after an allow or
   disallow rule starts a new group (Sitemap, Crawl-delay, Content-Usage and unknown lines do not: §2.2.4, other
-  records must not interfere); rules before the first user-agent line are ignored (§2.2.2); every group naming the token is merged;
-  the ``*`` groups apply only when no group names the token; no applicable group means everything is allowed.
+  records must not interfere); rules before the first user-agent line are ignored (§2.2.2); every group naming
+  the token is merged; the ``*`` groups apply only when no group names the token; no applicable group means
+  everything is allowed.
 - Matching (§2.2.2, §2.2.3): paths and patterns are normalised and matched by `crawler.robots_match`; the
   longest pattern (most octets) wins and Allow wins a tie; an empty Disallow matches nothing; ``/robots.txt``
   is always allowed.

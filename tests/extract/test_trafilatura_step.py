@@ -212,8 +212,9 @@ def test_title_is_read_like_trafilaturas_metadata_without_the_rest() -> None:
         "<title>Tide pools of the northern coast | Shore Notes</title>",
         "<title>  Tide pools\u00a0of the   northern coast | Shore Notes </title>")
     jsonld = ARTICLE.replace('<meta property="og:title" content="Tide pools of the northern coast">', "").replace(
-        "<title>Tide pools of the northern coast | Shore Notes</title>", "").replace("</head>", '<script type="application/ld+json">{"@context": "https://schema.org", '
-                             '"@type": "NewsArticle", "headline": "Tide pools: the survey of 2025"}</script></head>')
+        "<title>Tide pools of the northern coast | Shore Notes</title>", "").replace(
+        "</head>", '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+        '"headline": "Tide pools: the survey of 2025"}</script></head>')
     for html in (ARTICLE, messy, jsonld, EMPTY_BODY.replace("<title>Nothing here</title>", "")
                  .replace("<div></div>", "<article><h1>Only a heading</h1><p>" + "Some words here. " * 30
                           + "</p></article>")):

@@ -22,8 +22,9 @@ def reference_count(text: str) -> int:
 
 ALPHABET = [*_STRIP, " ", "\t", "\n", "\u00a0", "\u3000", "a", "b", "1", "_", "中", "日", "ひ", "カ", "・", "한", "é",
             "²", "½", "ß"]
-TEXTS = [CLEAN, "Hello, world... (again)!", "«Bonjour» — dit-il.", "下のムラング・シャンティイも牛乳を植物性に替えています。",
-         "x" + "." * 5000, "..." + "a" * 10 + "...", "e.g. U.S.A. 3.14 -- it's 'quoted'", "中文and英文mixed・text"]
+TEXTS = [CLEAN, "Hello, world... (again)!", "«Bonjour» — dit-il.",
+         "下のムラング・シャンティイも牛乳を植物性に替えています。", "x" + "." * 5000,
+         "..." + "a" * 10 + "...", "e.g. U.S.A. 3.14 -- it's 'quoted'", "中文and英文mixed・text"]
 
 
 @pytest.mark.parametrize("text", TEXTS)
