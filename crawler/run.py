@@ -14,6 +14,7 @@ from scrapy.settings import default_settings as default_scrapy_settings
 from crawler import settings as default_settings
 from crawler.render import MODES as RENDER_MODES
 from crawler.report import STATS_FILE
+from crawler.seeds import split_seeds
 from crawler.spider import JOURNAL, WinnowSpider
 
 MIN_DOWNLOAD_DELAY = 0.001
@@ -45,6 +46,10 @@ class CrawlOptions:
 def build_settings(opts: CrawlOptions) -> Settings:
     if not opts.seeds:
         raise CrawlConfigError("no seed URLs")
+    good, bad = split_seeds(opts.seeds)
+    if not good:
+        listed = "; ".join(f"{seed!r}: {reason}" for seed, reason in list(bad.items())[:5])
+        raise CrawlConfigError(f"no usable seed URL ({listed}); seeds are http(s) URLs with a host")
     if not opts.contact_url and not opts.allow_private:
         raise CrawlConfigError("--contact-url is required: site owners must be able to reach the crawl's operator "
                                "(it goes into the User-Agent)")
@@ -111,7 +116,8 @@ def crawl(opts: CrawlOptions) -> dict[str, Any]:
     settings = build_settings(opts)
     opts.output.mkdir(parents=True, exist_ok=True)
     process = CrawlerProcess(settings, install_root_handler=True)
-    process.crawl(WinnowSpider, seeds=opts.seeds, output_dir=str(opts.output), resume=opts.resume,
-                  sitemaps=opts.sitemaps)
+    good, bad = split_seeds(opts.seeds)
+    process.crawl(WinnowSpider, seeds=good, output_dir=str(opts.output), resume=opts.resume,
+                  sitemaps=opts.sitemaps, skipped_seeds=bad)
     process.start()
     return json.loads((opts.output / STATS_FILE).read_text())

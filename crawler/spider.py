@@ -30,6 +30,7 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
+from scrapy.utils.url import url_has_any_extension
 from w3lib.url import canonicalize_url
 
 from crawler.journal import Journal
@@ -66,9 +67,10 @@ class WinnowSpider(scrapy.Spider):
     name = "winnow"
 
     def __init__(self, seeds: list[str], output_dir: str, resume: bool = False, sitemaps: bool = False,
-                 *args: Any, **kwargs: Any) -> None:
+                 skipped_seeds: dict[str, str] | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seeds = [normalize_url(s) for s in seeds]
+        self.skipped_seeds = dict(skipped_seeds or {})  # checked by crawler/seeds.py: seed -> reason
         self.output_dir = Path(output_dir)
         self.resume = resume
         self.sitemaps = sitemaps
@@ -76,7 +78,8 @@ class WinnowSpider(scrapy.Spider):
         self.journal = Journal(self.output_dir / JOURNAL)
         self._tdmrep: dict[str, asyncio.Future[TdmRep | None]] = {}
         self._sitemap_hosts: set[str] = set()
-        self.links = LinkExtractor(unique=True)  # default deny_extensions: images, media, archives, office docs
+        # Extensions are checked here rather than by the extractor, so that each skipped link is counted.
+        self.links = LinkExtractor(unique=True, deny_extensions=[])
         self._render_mw: RenderMiddleware | bool | None = False  # looked up on first use
 
     @classmethod
@@ -84,6 +87,8 @@ class WinnowSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.bot_name = crawler.settings.get("WINNOW_BOT_NAME")
         spider.max_depth = crawler.settings.getint("WINNOW_MAX_DEPTH", -1)
+        spider.deny_extensions = {"." + e.lower().lstrip(".")
+                                  for e in crawler.settings.getlist("WINNOW_DENY_EXTENSIONS")}
         if spider.resume:
             spider.journal.load()
         spider.journal.open()
@@ -105,6 +110,9 @@ class WinnowSpider(scrapy.Spider):
             "dont_obey_robotstxt": False})
 
     async def start(self) -> AsyncIterator[Request]:
+        for seed, reason in self.skipped_seeds.items():
+            log.warning("seed skipped (%s): %r", reason, seed)
+            self.crawler.stats.inc_value(f"winnow/seeds_skipped/{reason}")
         for pending in self.journal.pending():
             if pending.depth < 0:
                 yield self.sitemap_request(pending.url, replay=True)
@@ -195,15 +203,34 @@ class WinnowSpider(scrapy.Spider):
         if not verdict.follow_links:
             self.crawler.stats.inc_value("winnow/nofollow_pages")
             return
-        if self.max_depth >= 0 and depth >= self.max_depth:
-            return
         # Links inserted by scripts exist only in the rendered DOM.
         source = response if dom is None else HtmlResponse(outcome.url or response.url, body=dom.encode("utf-8"),
                                                              encoding="utf-8")
+        for url, reason in self.followed_links(source, depth):
+            if reason is None:
+                yield self.page_request(url, depth + 1, response.url)
+            else:  # every link not followed is counted by why (crawl-stats.json)
+                self.crawler.stats.inc_value(f"winnow/links_skipped/{reason}")
+
+    def followed_links(self, source: HtmlResponse, depth: int) -> Iterator[tuple[str, str | None]]:
+        """Each distinct link of the page, normalised, with None (follow it) or why it is not followed:
+        ``nofollow`` (rel=nofollow), ``download`` (``<a download>``: a file offered for saving, not a page),
+        ``extension`` (a file type that is never HTML, ``WINNOW_DENY_EXTENSIONS``), ``depth`` (``--max-depth``
+        reached)."""
+        downloads = {normalize_url(source.urljoin(href)) for href in source.xpath("//a[@download]/@href").getall()}
+        at_limit = self.max_depth >= 0 and depth >= self.max_depth
         for link in self.links.extract_links(source):
+            url = normalize_url(link.url)
             if link.nofollow:
-                continue
-            yield self.page_request(normalize_url(link.url), depth + 1, response.url)
+                yield url, "nofollow"
+            elif url in downloads:
+                yield url, "download"
+            elif url_has_any_extension(url, self.deny_extensions):
+                yield url, "extension"
+            elif at_limit:
+                yield url, "depth"
+            else:
+                yield url, None
 
     # -- tdmrep.json, once per host ---------------------------------------------------------------
     async def tdmrep_for(self, url: str) -> TdmRep | None:

@@ -242,3 +242,50 @@ def test_sitemaps_from_robots(tmp_path, use_sitemaps):
         assert ("/only-in-sitemap.html" in site.paths()) is use_sitemaps
         assert "/linked.html" in site.paths()
         assert stats.get("winnow/sitemaps/read", 0) == (1 if use_sitemaps else 0)
+
+
+@pytest.mark.slow
+def test_links_not_followed_are_counted_by_reason(tmp_path):
+    # issue 15: a documentation site's <a download> links to notebooks and data were fetched; --max-depth dropped
+    # links without a trace
+    body = ('<p><a download href="/nb/tutorial.ipynb">Download the notebook</a> '
+            '<a download="guide.html" href="/saved.html">Save this guide</a> '
+            '<a href="/data/table.csv">table</a> <a href="/data/arr.npy">array</a> '
+            '<a href="/ext.html" rel="nofollow">elsewhere</a></p>')
+    routes = {
+        "/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+        "/": Route(body=page("Docs index", body=body, links=["/one.html"])),
+        "/one.html": Route(body=page("Depth one", links=["/two.html", "/two-b.html"])),
+        "/two.html": Route(body=page("Depth two")),
+        "/two-b.html": Route(body=page("Depth two b")),
+    }
+    for path in ("/nb/tutorial.ipynb", "/saved.html", "/data/table.csv", "/data/arr.npy", "/ext.html"):
+        routes[path] = Route(body=page("Should not be fetched"))
+    with SiteServer(routes=routes) as site:
+        stats = crawl([site.url("/")], tmp_path / "c", "--max-depth", "1")
+        fetched = site.paths()
+    assert sorted(p for p in fetched if p not in ("/robots.txt", "/.well-known/tdmrep.json")) == ["/", "/one.html"]
+    assert stats["winnow/links_skipped/download"] == 2  # the .ipynb and the .html marked download
+    assert stats["winnow/links_skipped/extension"] == 2  # .csv and .npy: never a page
+    assert stats["winnow/links_skipped/nofollow"] == 1
+    assert stats["winnow/links_skipped/depth"] == 2  # /one.html is at the limit: its two links are counted
+
+
+@pytest.mark.slow
+def test_bad_seeds_are_counted_and_the_rest_crawled(tmp_path):
+    routes = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+              "/": Route(body=page("Good seed", links=["/next.html"])), "/next.html": Route(body=page("Next"))}
+    bad = ["http://127.0.0.1:99999/", "http://[::1", "notaurl", "ftp://127.0.0.1/file", "http://exa mple.test/"]
+    with SiteServer(routes=routes) as site:
+        stats = crawl([bad[0], bad[1], site.url("/"), *bad[2:]], tmp_path / "c")
+        fetched = site.paths()
+    assert {"/", "/next.html"} <= set(fetched)
+    assert stats["winnow/pages"] == 2
+    assert {k: v for k, v in stats.items() if k.startswith("winnow/seeds_skipped/")} == {
+        "winnow/seeds_skipped/bad_port": 1, "winnow/seeds_skipped/bad_url": 1, "winnow/seeds_skipped/not_http": 2,
+        "winnow/seeds_skipped/bad_host": 1}
+    # only bad seeds: a clear error before anything starts, no traceback
+    result = subprocess.run([WINNOW, "crawl", *bad, "--output", str(tmp_path / "d"), "--allow-private", *FAST],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "no usable seed URL" in result.stderr and "Traceback" not in result.stderr
