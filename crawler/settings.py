@@ -48,6 +48,10 @@ DOWNLOAD_WARNSIZE = 5 * 2**20
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
+# A <meta http-equiv="refresh"> is a redirect hint, handled by the spider: the page itself is kept with its links and
+# the target queued like a redirect (same depth, within the crawl's hosts). Scrapy's middleware replaced the page by
+# its target, so a seed refreshing to another host gave an empty crawl (issue 15).
+METAREFRESH_ENABLED = False
 # The crawl journal (crawler/journal.py) de-duplicates URLs and survives kills; Scrapy's would not.
 DUPEFILTER_CLASS = "scrapy.dupefilters.BaseDupeFilter"
 # Link following. Extensions of files that are never an HTML page, skipped (counted as

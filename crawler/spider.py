@@ -29,6 +29,7 @@ import scrapy
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
+from scrapy.utils.response import get_meta_refresh
 from scrapy.utils.sitemap import Sitemap
 from scrapy.utils.url import url_has_any_extension
 from w3lib.url import canonicalize_url
@@ -189,6 +190,13 @@ class WinnowSpider(scrapy.Spider):
             "winnow-rendered": False,
             "winnow-topic": meta.get("winnow_topic"),
         }
+        # Links and refreshes inserted by scripts exist only in the rendered DOM.
+        source = response if dom is None else HtmlResponse(outcome.url or response.url, body=dom.encode("utf-8"),
+                                                             encoding="utf-8")
+        refresh = self.meta_refresh(source)
+        if refresh is not None:
+            fields["winnow-meta-refresh"] = refresh
+            self.crawler.stats.inc_value("winnow/meta_refresh")
         rendered = None
         if outcome is not None:
             fields.update(outcome.fields())
@@ -197,20 +205,31 @@ class WinnowSpider(scrapy.Spider):
                                        url=outcome.url, truncated=outcome.truncated)
         yield {"winnow_url": url, "request": response.request, "response": response, "fields": fields,
                "rendered": rendered}
+        if refresh is not None and normalize_url(refresh) != url:
+            # a redirect, not a link: followed at the same depth and whatever the page's nofollow says, as an HTTP
+            # redirect would be; the gate keeps it within the crawl's hosts (winnow/gate/offsite otherwise)
+            yield self.page_request(normalize_url(refresh), depth, response.url)
         if self.sitemaps and depth == 0:
             for request in self.sitemap_requests(response.url):
                 yield request
         if not verdict.follow_links:
             self.crawler.stats.inc_value("winnow/nofollow_pages")
             return
-        # Links inserted by scripts exist only in the rendered DOM.
-        source = response if dom is None else HtmlResponse(outcome.url or response.url, body=dom.encode("utf-8"),
-                                                             encoding="utf-8")
         for url, reason in self.followed_links(source, depth):
             if reason is None:
                 yield self.page_request(url, depth + 1, response.url)
             else:  # every link not followed is counted by why (crawl-stats.json)
                 self.crawler.stats.inc_value(f"winnow/links_skipped/{reason}")
+
+    @staticmethod
+    def meta_refresh(source: HtmlResponse) -> str | None:
+        """The absolute target of the page's ``<meta http-equiv="refresh">`` (the rendered DOM's when rendered;
+        refreshes inside ``<script>``/``<noscript>`` do not count, as in Scrapy's middleware), or None."""
+        try:
+            _, target = get_meta_refresh(source, ignore_tags=("script", "noscript"))
+        except Exception:  # w3lib on a malformed value: a refresh that cannot be read is no refresh
+            return None
+        return target if target and target.lower().startswith(("http://", "https://")) else None
 
     def followed_links(self, source: HtmlResponse, depth: int) -> Iterator[tuple[str, str | None]]:
         """Each distinct link of the page, normalised, with None (follow it) or why it is not followed:

@@ -289,3 +289,38 @@ def test_bad_seeds_are_counted_and_the_rest_crawled(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "no usable seed URL" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_meta_refresh_seed_keeps_its_page_and_links(tmp_path):
+    # issue 15: a seed whose index refreshed to another host gave 0 pages, rc 0, misreported as a robots failure
+    elsewhere = SiteServer(routes={"/": Route(body=page("Elsewhere"))})
+    refresh_off = '<meta http-equiv="refresh" content="0; url=http://127.0.0.9:9/">'
+    refresh_on = '<meta http-equiv="refresh" content="3;URL=\'/stable/index.html\'">'
+    routes = {
+        "/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+        "/": Route(body=page("Index that moves on", links=["/guide.html"], head=refresh_off)),
+        "/guide.html": Route(body=page("Guide", links=["/"], head=refresh_on)),
+        "/stable/index.html": Route(body=page("Stable docs")),
+    }
+    with elsewhere, SiteServer(routes=routes) as site:
+        stats = crawl([site.url("/")], tmp_path / "c")
+        fetched = site.paths()
+    assert elsewhere.paths() == []  # another host: not in the crawl's scope
+    for path in ("/", "/guide.html", "/stable/index.html"):
+        assert fetched.count(path) == 1, path
+    assert stats["winnow/pages"] == 3
+    assert stats["winnow/meta_refresh"] == 2
+    assert stats["winnow/gate/offsite"] >= 1
+    assert stats.get("winnow/robots/disallowed", 0) == 0
+    from warcio.archiveiterator import ArchiveIterator
+
+    refreshes = set()
+    for warc in (tmp_path / "c").glob("*.warc.gz"):
+        with open(warc, "rb") as fh:
+            for record in ArchiveIterator(fh):
+                if record.rec_type == "metadata":
+                    for line in record.content_stream().read().decode().splitlines():
+                        if line.startswith("winnow-meta-refresh: "):
+                            refreshes.add(line.split(": ", 1)[1])
+    assert refreshes == {"http://127.0.0.9:9/", site.url("/stable/index.html")}
