@@ -4,8 +4,9 @@ It replaces Scrapy's ``RobotsTxtMiddleware`` (Protego matches user-agent groups 
 Per request it answers, for the crawl token (``WINNOW_BOT_NAME``) and the training token
 (``WINNOW_TRAINING_TOKEN``, default ``<bot>-Extended``):
 
-- crawl disallowed -> `RobotsDisallowed` (an ``IgnoreRequest``), counted in ``winnow/robots/disallowed`` (and
-  ``winnow/robots/unreachable_host`` when the host's robots.txt could not be fetched), with
+- crawl disallowed -> `RobotsDisallowed` (an ``IgnoreRequest``), counted in ``winnow/robots/disallowed`` (or
+  ``winnow/robots/unreachable_host`` when the host's robots.txt could not be fetched: the spider parks such a
+  page and retries it when the host is due again, or leaves it to ``--resume``), with
   ``meta["winnow_skip_reason"]`` = ``robots.disallowed`` or ``robots.<unreachable reason>`` for the spider's errback;
 - crawl allowed -> ``request.meta["winnow_robots"]`` = ``{"crawl_allowed", "training_allowed", "content_usage",
   "crawl_delay", "robots_status", "signals"}``. ``content_usage`` holds the Content-Usage statements matching the
@@ -203,10 +204,9 @@ class RobotsPolicyMiddleware:
         url = request.url
         stats = self.crawler.stats
         if not rules.allowed(url, self.bot_token):
-            stats.inc_value("winnow/robots/disallowed")
             unreachable = is_unreachable(rules)
-            if unreachable:
-                stats.inc_value("winnow/robots/unreachable_host")
+            # an unreachable robots.txt is not a "no" from the site: the spider parks the page and retries it
+            stats.inc_value("winnow/robots/unreachable_host" if unreachable else "winnow/robots/disallowed")
             request.meta["winnow_skip_reason"] = f"robots.{rules.reason}" if unreachable else "robots.disallowed"
             logger.debug("robots.txt (%s) disallows %s", rules.reason, url)
             raise RobotsDisallowed(url, rules.reason)

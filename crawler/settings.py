@@ -63,6 +63,10 @@ WINNOW_DENY_EXTENSIONS: list[str] = [
     "json", "jsonl", "ndjson", "txt", "gz", "tgz",
 ]
 WINNOW_RETRY_TIMES = 3
+# A page whose host's robots.txt is unreachable (5xx, 429, network error) is retried this many times in the crawl,
+# each when the host's robots.txt is due again (WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS, 300 s), if the crawl is still
+# running then; otherwise it stays pending for --resume (winnow/robots/left_for_resume).
+WINNOW_ROBOTS_UNREACHABLE_RETRIES = 2
 WINNOW_RETRY_AFTER_MAX = 300.0
 WINNOW_HOST_ERROR_BUDGET = 10
 WINNOW_CRAWL_DELAY_MAX = 10.0

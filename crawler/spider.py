@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
@@ -82,6 +85,10 @@ class WinnowSpider(scrapy.Spider):
         # Extensions are checked here rather than by the extractor, so that each skipped link is counted.
         self.links = LinkExtractor(unique=True, deny_extensions=[])
         self._render_mw: RenderMiddleware | bool | None = False  # looked up on first use
+        # Pages whose host's robots.txt was unreachable (5xx, 429, network error): (due time, request). Not
+        # journaled as finished: retried once the host's robots.txt is due to be fetched again, if the crawl is
+        # still running then, and otherwise left pending in the journal for --resume.
+        self._parked: list[tuple[float, Request]] = []
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> WinnowSpider:
@@ -90,9 +97,12 @@ class WinnowSpider(scrapy.Spider):
         spider.max_depth = crawler.settings.getint("WINNOW_MAX_DEPTH", -1)
         spider.deny_extensions = {"." + e.lower().lstrip(".")
                                   for e in crawler.settings.getlist("WINNOW_DENY_EXTENSIONS")}
+        spider.robots_retry_s = crawler.settings.getfloat("WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS", 300.0)
+        spider.robots_retries = crawler.settings.getint("WINNOW_ROBOTS_UNREACHABLE_RETRIES", 2)
         if spider.resume:
             spider.journal.load()
         spider.journal.open()
+        crawler.signals.connect(spider.idle, signal=signals.spider_idle)
         return spider
 
     def closed(self, reason: str) -> None:
@@ -132,8 +142,40 @@ class WinnowSpider(scrapy.Spider):
                 yield fallback
                 return
         reason = request.meta.get("winnow_skip_reason") or f"error.{type(failure.value).__name__}"
+        if reason.startswith("robots.unreachable"):
+            if request.meta.get("winnow_robots_retries", 0) < self.robots_retries:
+                self.crawler.stats.inc_value("winnow/robots/deferred")
+                self._parked.append((time.monotonic() + self.robots_retry_s, request))
+                self._release_due()
+            else:  # not journaled as finished: --resume tries it again
+                self.crawler.stats.inc_value("winnow/robots/left_for_resume")
+            return
         self.crawler.stats.inc_value("winnow/pages_failed" if reason.startswith("error.") else "winnow/pages_skipped")
         self.journal.finish(request.meta["winnow_url"], reason)
+
+    def _release_due(self) -> int:
+        """Send the parked requests that are due back to the engine; how many went."""
+        now = time.monotonic()
+        due = [request for at, request in self._parked if at <= now]
+        if not due:
+            return 0
+        self._parked = [(at, request) for at, request in self._parked if at > now]
+        for request in due:
+            retry = request.replace(dont_filter=True)
+            retry.meta.pop("winnow_skip_reason", None)
+            retry.meta["winnow_robots_retries"] = request.meta.get("winnow_robots_retries", 0) + 1
+            self.crawler.stats.inc_value("winnow/robots/retried")
+            self.crawler.engine.crawl(retry)
+        return len(due)
+
+    def idle(self) -> None:
+        """Scrapy's idle signal: parked requests that are due go out again and keep the crawl open; those not yet
+        due do not keep it open (they stay pending in the journal for --resume, counted)."""
+        if self._release_due():
+            raise DontCloseSpider
+        if self._parked:
+            self.crawler.stats.inc_value("winnow/robots/left_for_resume", len(self._parked))
+            self._parked = []
 
     # -- pages --------------------------------------------------------------------------------
     async def parse(self, response: Response) -> AsyncIterator[Any]:
@@ -153,6 +195,7 @@ class WinnowSpider(scrapy.Spider):
             self.crawler.stats.inc_value("winnow/skipped/non_html")
             self.journal.finish(url, "skip.non_html")
             return
+        self._release_due()
         if response.status != 200:
             self.crawler.stats.inc_value(f"winnow/skipped/status_{response.status}")
             self.journal.finish(url, f"skip.status_{response.status}")

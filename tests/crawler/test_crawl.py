@@ -127,7 +127,9 @@ def test_pages_fetched_and_skipped(policy_crawl):
     assert other.paths() == []  # the redirect to 127.0.0.2 was refused by the address guard
     assert broken.paths() == ["/robots.txt"]  # robots.txt 500: the whole host is off limits
     assert stats["winnow/address_guard/blocked_address"] >= 1
-    assert stats["winnow/robots/disallowed"] >= 2
+    assert stats["winnow/robots/disallowed"] >= 1  # /private/
+    # the broken host's page: robots.txt unreachable is no "no": parked, and left pending for --resume at the end
+    assert stats["winnow/robots/unreachable_host"] == 1 and stats["winnow/robots/left_for_resume"] == 1
     assert stats["winnow/politeness/status_429"] == 1
     assert stats["winnow/pages"] == len(pages_in(out))
     assert not list(out.glob("*.open"))
@@ -324,3 +326,47 @@ def test_meta_refresh_seed_keeps_its_page_and_links(tmp_path):
                         if line.startswith("winnow-meta-refresh: "):
                             refreshes.add(line.split(": ", 1)[1])
     assert refreshes == {"http://127.0.0.9:9/", site.url("/stable/index.html")}
+
+
+class FailsFirst:
+    """robots.txt answering 503 the first ``n`` times, then allowing everything."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.calls = 0
+
+    def __call__(self, path: str) -> Route:
+        self.calls += 1
+        if self.calls <= self.n:
+            return Route(status=503, body="busy")
+        return Route(body="User-agent: *\nAllow: /\n", content_type="text/plain")
+
+
+@pytest.mark.slow
+def test_robots_5xx_host_is_retried_in_the_crawl_and_on_resume(tmp_path):
+    # issue 15: a robots.txt 5xx journaled the host's pages as finished: never retried, not even by --resume
+    retry = ["-s", "WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS=1"]
+    flaky = {"/robots.txt": FailsFirst(1), "/": Route(body=page("Flaky host", links=["/more.html"])),
+             "/more.html": Route(body=page("More"))}
+    slow_pages = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+                  "/": Route(body=page("Steady host", links=["/s1.html"])),
+                  "/s1.html": Route(body=page("Steady one"), delay=1.5)}
+    with SiteServer(routes=flaky) as site, SiteServer(routes=slow_pages) as steady:
+        # the steady host keeps the crawl busy past the retry interval: the flaky host's page is retried in it
+        stats = crawl([site.url("/"), steady.url("/")], tmp_path / "a", *retry)
+        fetched = site.paths()
+    assert fetched.count("/robots.txt") == 2 and fetched.count("/") == 1 and "/more.html" in fetched
+    assert stats["winnow/robots/deferred"] == 1 and stats["winnow/robots/retried"] == 1
+    assert stats.get("winnow/robots/disallowed", 0) == 0
+
+    down = {"/robots.txt": Route(status=500, body="down"), "/": Route(body=page("Down for now"))}
+    with SiteServer(routes=down) as site:
+        stats = crawl([site.url("/")], tmp_path / "b", *retry)
+        port = site.port
+    assert stats.get("winnow/pages", 0) == 0 and stats["winnow/robots/left_for_resume"] == 1
+    up = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+          "/": Route(body=page("Up again"))}
+    with SiteServer(routes=up, port=port) as site:
+        stats = crawl([site.url("/")], tmp_path / "b", *retry, "--resume")
+        assert site.paths().count("/") == 1
+    assert stats["winnow/pages"] == 1
