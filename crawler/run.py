@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,7 +116,10 @@ def crawl(opts: CrawlOptions) -> dict[str, Any]:
     """Crawl until the frontier is empty or a limit is reached; return crawl-stats.json's content."""
     settings = build_settings(opts)
     opts.output.mkdir(parents=True, exist_ok=True)
-    process = CrawlerProcess(settings, install_root_handler=True)
+    # One handler on the root logger: when the caller configured logging already (the winnow CLI does), Scrapy's own
+    # root handler would print every line a second time.
+    settings.set("LOG_INSTALL_ROOT_HANDLER", not logging.getLogger().handlers, priority="cmdline")
+    process = CrawlerProcess(settings)
     good, bad = split_seeds(opts.seeds)
     process.crawl(WinnowSpider, seeds=good, output_dir=str(opts.output), resume=opts.resume,
                   sitemaps=opts.sitemaps, skipped_seeds=bad)

@@ -287,6 +287,11 @@ def test_bad_seeds_are_counted_and_the_rest_crawled(tmp_path):
         "winnow/seeds_skipped/bad_port": 1, "winnow/seeds_skipped/bad_url": 1, "winnow/seeds_skipped/not_http": 2,
         "winnow/seeds_skipped/bad_host": 1}
     # only bad seeds: a clear error before anything starts, no traceback
+    # each line of the log once (Scrapy's root handler printed every line a second time beside the CLI's)
+    result = subprocess.run([WINNOW, "crawl", bad[0], site.url("/"), "--output", str(tmp_path / "e"),
+                             "--allow-private", *FAST], capture_output=True, text=True, timeout=60)
+    assert result.stderr.count("seed skipped (bad_port)") == 1
+    assert "install_root_handler" not in result.stderr
     result = subprocess.run([WINNOW, "crawl", *bad, "--output", str(tmp_path / "d"), "--allow-private", *FAST],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
