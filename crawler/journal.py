@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +38,14 @@ class Journal:
         self.path = path
         self.queued: dict[str, Pending] = {}
         self.finished: set[str] = set()
+        self.page_hosts: set[str] = set()  # host[:port] of every URL finished as a page, in every session
+        self.pages = 0  # URLs finished as a page (written to a WARC file), in every session
         self._fh: IO[str] | None = None
 
     def load(self) -> None:
         if not self.path.exists():
             return
+        counted: set[str] = set()
         with self.path.open(encoding="utf-8", errors="replace") as fh:
             for number, line in enumerate(fh, 1):
                 try:
@@ -54,6 +58,10 @@ class Journal:
                                                                event.get("r")))
                 elif event.get("e") == "f":
                     self.finished.add(event["u"])
+                    if event.get("o") == "page" and event["u"] not in counted:
+                        counted.add(event["u"])
+                        self.pages += 1
+                        self.page_hosts.add(urlsplit(event["u"]).netloc)
 
     def pending(self) -> list[Pending]:
         """Queued and not finished, in the order they were queued."""
@@ -88,4 +96,7 @@ class Journal:
         if url in self.finished:
             return
         self.finished.add(url)
+        if outcome == "page":
+            self.pages += 1
+            self.page_hosts.add(urlsplit(url).netloc)
         self._append({"e": "f", "u": url, "o": outcome})

@@ -59,10 +59,47 @@ class CrawlReport:
         stats = dict(self.crawler.stats.get_stats())
         stats["finish_reason"] = reason
         stats["winnow/hosts"] = len(self.hosts)
+        previous = self.directory / STATS_FILE
+        if getattr(spider, "resume", False) and previous.exists():
+            try:
+                stats = merge_sessions(json.loads(previous.read_text()), stats)
+            except (OSError, ValueError) as exc:  # a damaged file from a killed session: this session's alone
+                stats["winnow/stats_merge_error"] = str(exc)[:200]
+        journal = getattr(spider, "journal", None)
+        if journal is not None:
+            # Pages and hosts from the journal, which holds every session's, also one killed before it could write
+            # its stats (the other counters of such a session are lost with it).
+            stats["winnow/pages"] = journal.pages
+            stats["winnow/hosts"] = len(journal.page_hosts)
         self.directory.mkdir(parents=True, exist_ok=True)
         tmp = self.directory / f".{STATS_FILE}.tmp"
         tmp.write_text(json.dumps(stats, indent=2, sort_keys=True, default=_json_default) + "\n")
         os.replace(tmp, self.directory / STATS_FILE)
+
+
+FIRST_VALUE = ("start_time",)  # kept from the first session
+
+
+def merge_sessions(previous: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    """The stats of a resumed crawl: counters summed over the sessions (``...max`` values: the largest),
+    ``start_time`` from the first, everything else (``finish_reason``) from this one; ``sessions`` counts them and
+    ``last_session`` keeps this one's own."""
+    out = {k: v for k, v in previous.items() if k != "last_session"}
+    for key, value in session.items():
+        before = previous.get(key)
+        if key in FIRST_VALUE and before is not None:
+            continue
+        if _number(value) and _number(before):
+            out[key] = max(before, value) if key.endswith("max") else before + value
+        else:
+            out[key] = value
+    out["sessions"] = int(previous.get("sessions", 1)) + 1
+    out["last_session"] = session
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _json_default(value: Any) -> Any:

@@ -206,6 +206,11 @@ def test_resume_after_kill_or_interrupt(tmp_path, sig):
         fetched_before = len([p for p in site.paths() if p != "/robots.txt"])
         subprocess.run([*cmd, "--resume"], check=True, capture_output=True, timeout=120)
         assert not list(out.glob("*.open")) and not list(out.glob("*.idx"))
+        stats = json.loads((out / "crawl-stats.json").read_text())
+        # issue 15: the stats counted the last session only
+        assert stats["winnow/pages"] == n and stats["winnow/hosts"] == 1
+        if sig == signal.SIGINT:  # the first session wrote its stats: they are summed in
+            assert stats["sessions"] == 2 and stats["last_session"]["winnow/pages"] == n - written
         pages = pages_in(out)
         assert {u.replace(site.base, "") for u in pages} == {f"/p{i}.html" for i in range(n)}  # no page lost
         refetched = len([p for p in site.paths() if p != "/robots.txt"]) - n
