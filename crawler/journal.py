@@ -69,7 +69,17 @@ class Journal:
 
     def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        torn = False
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open("rb") as fh:
+                fh.seek(-1, 2)
+                torn = fh.read(1) != b"\n"
         self._fh = self.path.open("a", encoding="utf-8")
+        if torn:
+            # End the torn line first: appended to it, this session's first event would be torn too (and lost on
+            # the next resume, e.g. a page's "finished", so that page would be fetched a second time).
+            self._fh.write("\n")
+            self._fh.flush()
 
     def close(self) -> None:
         if self._fh:

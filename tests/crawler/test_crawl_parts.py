@@ -59,6 +59,15 @@ def test_journal_replay_and_torn_line(tmp_path):
     again.load()
     assert [p.url for p in again.pending()] == ["http://h/b", "http://h/c"]
     assert again.pending()[0].priority == -5 and again.pending()[0].referrer == "http://h/a"
+    assert again.pages == 1 and again.page_hosts == {"h"}
+    # the resumed session's first event must not be glued to the torn line (issue 15: lost on the next resume)
+    again.open()
+    again.finish("http://h/b", "page")
+    again.close()
+    third = Journal(tmp_path / "j.jsonl")
+    third.load()
+    assert [p.url for p in third.pending()] == ["http://h/c"]
+    assert third.pages == 2
 
 
 def fake_page(url: str, body: bytes) -> tuple[Request, HtmlResponse]:
