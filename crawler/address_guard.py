@@ -7,9 +7,12 @@ as new requests, so they pass too); its host is resolved and the request is refu
 address is loopback, private (RFC 1918, RFC 4193), link-local, multicast, reserved or unspecified,
 per Python's ``ipaddress`` classification (IANA special-purpose registries).
 
-``--allow-private`` (setting ``WINNOW_ALLOW_PRIVATE``) lifts the guard, for the demo and tests on
-127.0.0.1; ``WINNOW_ALLOWED_NETWORKS`` allows listed networks only (tests use it to allow the
-fixture server while proving that a redirect to another loopback address is refused).
+Exceptions are an explicit allow-list of networks, never a switch that lifts the guard:
+``--allow-private NETWORKS`` (the setting ``WINNOW_ALLOWED_NETWORKS``, comma-separated) allows exactly those
+networks; ``--allow-private`` alone (``WINNOW_ALLOW_PRIVATE``) allows ``PRIVATE_NETWORKS``: loopback and the
+private ranges (RFC 1918, RFC 4193), for the demo and tests on 127.0.0.1, but not link-local addresses, where cloud
+metadata services answer (169.254.169.254, fd00:ec2::254 is in RFC 4193's range but AWS's: list it to allow it) nor
+multicast, reserved or unspecified ones: a redirect there is refused whatever the flag, unless its network is listed.
 
 Known limit: the address is checked at resolution time here and resolved again by the download
 handler, so a DNS answer that changes in between (rebinding) is not caught.
@@ -34,6 +37,24 @@ DNS_CACHE_SECONDS = 300.0
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+# What --allow-private without a list allows: loopback and the private ranges. Not 169.254.0.0/16 or fe80::/10
+# (link-local: cloud metadata services), and not AWS's IPv6 metadata address inside fc00::/7.
+PRIVATE_NETWORKS = ("127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+METADATA_ADDRESSES = frozenset({ipaddress.ip_address("fd00:ec2::254")})
+
+
+def parse_networks(values: list[str] | tuple[str, ...]) -> list[Network]:
+    """Networks from strings (``10.0.0.0/8``, ``127.0.0.1``); ValueError naming the one that is not."""
+    nets = []
+    for value in values:
+        value = value.strip()
+        if not value:
+            continue
+        try:
+            nets.append(ipaddress.ip_network(value, strict=False))
+        except ValueError:
+            raise ValueError(f"not a network or address: {value!r} (e.g. 10.0.0.0/8, 127.0.0.1)") from None
+    return nets
 
 
 def is_public(ip: IPAddress) -> bool:
@@ -64,15 +85,21 @@ class AddressGuardMiddleware:
     def __init__(self, crawler: Any, allow_private: bool, allowed: list[Network]) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        self.allow_private = allow_private
-        self.allowed = allowed
+        # the listed networks; --allow-private without a list: the private ones
+        self.allowed = allowed or (parse_networks(PRIVATE_NETWORKS) if allow_private else [])
         self._dns: dict[tuple[str, int], tuple[float, list[IPAddress]]] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> AddressGuardMiddleware:
         settings = crawler.settings
-        nets = [ipaddress.ip_network(n, strict=False) for n in settings.getlist("WINNOW_ALLOWED_NETWORKS")]
+        nets = parse_networks(settings.getlist("WINNOW_ALLOWED_NETWORKS"))
         return cls(crawler, settings.getbool("WINNOW_ALLOW_PRIVATE"), nets)
+
+    def permitted(self, ip: IPAddress) -> bool:
+        """Public, or in an allowed network (a metadata address only when a listed network names it exactly)."""
+        if ip in METADATA_ADDRESSES and not any(net.num_addresses == 1 and ip in net for net in self.allowed):
+            return False
+        return is_public(ip) or any(ip in net for net in self.allowed)
 
     def _refuse(self, request: Any, reason: str, detail: str) -> None:
         self.stats.inc_value(f"winnow/address_guard/{reason}")
@@ -83,8 +110,6 @@ class AddressGuardMiddleware:
         reason = check_url(request.url)
         if reason:
             self._refuse(request, reason, request.url)
-        if self.allow_private:
-            return
         parts = urlsplit(request.url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         try:
@@ -92,7 +117,7 @@ class AddressGuardMiddleware:
         except OSError as exc:
             self._refuse(request, "unresolvable", f"{parts.hostname}: {exc}")
         for ip in addresses:
-            if not is_public(ip) and not any(ip in net for net in self.allowed):
+            if not self.permitted(ip):
                 self._refuse(request, "blocked_address", f"{request.url} -> {ip}")
 
     async def _resolve(self, host: str, port: int) -> list[IPAddress]:

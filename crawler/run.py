@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import SETTINGS_PRIORITIES, Settings
 from scrapy.settings import default_settings as default_scrapy_settings
 
 from crawler import settings as default_settings
+from crawler.address_guard import is_public, parse_networks
 from crawler.render import MODES as RENDER_MODES
 from crawler.report import STATS_FILE
 from crawler.seeds import split_seeds
@@ -37,6 +40,7 @@ class CrawlOptions:
     contact_url: str = ""
     training_token: str = ""
     allow_private: bool = False
+    allowed_networks: list[str] = field(default_factory=list)  # with allow_private: exactly these (else the private)
     languages: list[str] = field(default_factory=list)
     render: str = "auto"
     resume: bool = False
@@ -51,9 +55,10 @@ def build_settings(opts: CrawlOptions) -> Settings:
     if not good:
         listed = "; ".join(f"{seed!r}: {reason}" for seed, reason in list(bad.items())[:5])
         raise CrawlConfigError(f"no usable seed URL ({listed}); seeds are http(s) URLs with a host")
-    if not opts.contact_url and not opts.allow_private:
+    if not opts.contact_url and not all(_local_seed(seed) for seed in good):
         raise CrawlConfigError("--contact-url is required: site owners must be able to reach the crawl's operator "
-                               "(it goes into the User-Agent)")
+                               "(it goes into the User-Agent); only a crawl of loopback or private addresses may "
+                               "go without")
     journal = opts.output / JOURNAL
     if journal.exists() and journal.stat().st_size and not opts.resume:
         raise CrawlConfigError(f"{opts.output} holds an earlier crawl; pass --resume to continue it, "
@@ -72,17 +77,34 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_MAX_DEPTH", opts.max_depth, priority="cmdline")
     settings.set("WINNOW_MAX_PAGES_PER_HOST", opts.max_pages_per_host, priority="cmdline")
     settings.set("WINNOW_ALLOW_PRIVATE", opts.allow_private, priority="cmdline")
+    if opts.allowed_networks:
+        settings.set("WINNOW_ALLOWED_NETWORKS", opts.allowed_networks, priority="cmdline")
     settings.set("WINNOW_LANGUAGES", opts.languages, priority="cmdline")
     settings.set("WINNOW_PROGRESS", opts.progress, priority="cmdline")
     settings.set("WINNOW_RENDER", opts.render, priority="cmdline")
     for key, value in opts.overrides.items():
         settings.set(key, value, priority="cmdline")
+    try:
+        parse_networks(settings.getlist("WINNOW_ALLOWED_NETWORKS"))
+    except ValueError as exc:
+        raise CrawlConfigError(f"--allow-private / WINNOW_ALLOWED_NETWORKS: {exc}") from None
     _render_settings(settings)
     if settings.getfloat("DOWNLOAD_DELAY") < MIN_DOWNLOAD_DELAY:
         # Scrapy 2.19 on the asyncio reactor starts every queued download of a slot at once when the
         # delay is 0, ignoring CONCURRENT_REQUESTS_PER_DOMAIN; any positive delay restores the limit.
         settings.set("DOWNLOAD_DELAY", MIN_DOWNLOAD_DELAY, priority="cmdline")
     return settings
+
+
+def _local_seed(seed: str) -> bool:
+    """Whether a seed's host is ``localhost`` or a non-public IP literal: a crawl of only such needs no contact."""
+    host = (urlsplit(seed).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return not is_public(ipaddress.ip_address(host))
+    except ValueError:  # a name: it may resolve anywhere
+        return False
 
 
 def _render_settings(settings: Settings) -> None:

@@ -66,8 +66,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="robots.txt token that controls training use (default: <bot-name>-Extended)")
     crawl.add_argument("--contact-url", default="", help="URL where site owners can reach you (required for "
                        "public crawls; goes into the User-Agent)")
-    crawl.add_argument("--allow-private", action="store_true",
-                       help="allow loopback/private addresses (local tests and the demo)")
+    crawl.add_argument("--allow-private", nargs="?", const="", default=None, metavar="NETWORKS",
+                       help="allow non-public addresses: alone, loopback and private networks (RFC 1918/4193; local "
+                       "tests and the demo), never link-local metadata addresses; or exactly the comma-separated "
+                       "networks given, e.g. 127.0.0.1/32,10.1.0.0/16")
     crawl.add_argument("--languages", default="", metavar="en,fr",
                        help="target languages: hosts estimated to be off-target are deprioritised")
     crawl.add_argument("--render", choices=("auto", "always", "never"), default="auto",
@@ -193,7 +195,9 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
     opts = CrawlOptions(
         seeds=seeds, output=Path(args.output), max_pages=args.max_pages, max_depth=args.max_depth,
         max_pages_per_host=args.max_pages_per_host, sitemaps=args.sitemaps, bot_name=args.bot_name,
-        contact_url=args.contact_url, training_token=args.training_token, allow_private=args.allow_private,
+        contact_url=args.contact_url, training_token=args.training_token,
+        allow_private=args.allow_private is not None,
+        allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
         languages=[x.strip() for x in args.languages.split(",") if x.strip()], resume=args.resume, render=args.render,
         progress=not args.no_progress, overrides=overrides)
     try:
