@@ -10,24 +10,33 @@
   counted, not hammered. A success resets the count.
 
 Scrapy's own RetryMiddleware ignores Retry-After; this middleware sits on the downloader side of
-it, so 429/503 responses are handled here first.
+it, so 429/503 responses are handled here first, and a response it gives up on is marked ``dont_retry`` so that
+RetryMiddleware does not send the same request twice more at once.
+
+The pause goes through the host's download slot, Scrapy's own delay mechanism: the slot's ``lastseen`` is moved
+to the end of the pause, so the downloader holds the slot's queue until then (``Downloader._process_queue``
+waits ``delay - now + lastseen``). The paused requests sit in that slot's queue, where the scheduler's
+``DownloaderAwarePriorityQueue`` sees them and hands other hosts' requests out first. (Before, each request of a
+paused host slept in ``process_request`` outside any slot: the scheduler saw an idle slot and kept sending that
+host's requests, which slept too, until they held every concurrent download.)
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 
 log = logging.getLogger(__name__)
 
 SLOW_DOWN = frozenset({429, 503})
 BACKOFF_BASE_SECONDS = 2.0
+MIN_SLOT_DELAY = 0.001  # as crawler/run.py's MIN_DOWNLOAD_DELAY
 
 
 def retry_after_seconds(value: str | bytes | None, now: float | None = None) -> float | None:
@@ -55,13 +64,16 @@ def host_key(url: str) -> str:
 class PolitenessMiddleware:
     def __init__(self, crawler: Any) -> None:
         settings = crawler.settings
+        self.crawler = crawler
         self.stats = crawler.stats
         self.retry_times = settings.getint("WINNOW_RETRY_TIMES", 3)
         self.retry_after_max = settings.getfloat("WINNOW_RETRY_AFTER_MAX", 300.0)
         self.error_budget = settings.getint("WINNOW_HOST_ERROR_BUDGET", 10)
-        self._not_before: dict[str, float] = {}
         self._failures: dict[str, int] = {}
         self._parked: set[str] = set()
+        # The downloader takes the slot's next request as soon as a download ends, before process_response runs;
+        # response_downloaded comes first (AutoThrottle sets slot delays there too), so the pause is set there.
+        crawler.signals.connect(self._on_response_downloaded, signal=signals.response_downloaded)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> PolitenessMiddleware:
@@ -73,10 +85,6 @@ class PolitenessMiddleware:
             self.stats.inc_value("winnow/politeness/parked_host_skips")
             request.meta["winnow_skip_reason"] = "politeness.host_parked"
             raise IgnoreRequest(f"host parked after {self.error_budget} consecutive errors: {host}")
-        wait = self._not_before.get(host, 0.0) - time.monotonic()
-        if wait > 0:
-            # Waiting here holds only this request; other hosts' requests go on.
-            await asyncio.sleep(wait)
 
     def process_response(self, request: Any, response: Any) -> Any:
         host = host_key(request.url)
@@ -93,22 +101,42 @@ class PolitenessMiddleware:
         if not isinstance(exception, IgnoreRequest):
             self._failed(host_key(request.url))
 
-    def _slow_down(self, request: Any, response: Any, host: str) -> Any:
-        attempt = request.meta.get("winnow_slow_down_retries", 0)
+    def _delay(self, request: Any, response: Any) -> float:
+        """Seconds the host asked for (Retry-After), or the exponential backoff for this attempt."""
         delay = retry_after_seconds(response.headers.get(b"Retry-After"))
         if delay is None:
-            delay = BACKOFF_BASE_SECONDS * (2**attempt)
+            delay = BACKOFF_BASE_SECONDS * (2 ** request.meta.get("winnow_slow_down_retries", 0))
+        return delay
+
+    def _on_response_downloaded(self, response: Any, request: Any, **_: Any) -> None:
+        if response.status in SLOW_DOWN and not request.meta.get("dont_retry"):
+            delay = self._delay(request, response)
+            if delay <= self.retry_after_max:  # also when the request is given up: the host asked to slow down
+                self._pause(request, time.monotonic() + delay)
+
+    def _slow_down(self, request: Any, response: Any, host: str) -> Any:
+        attempt = request.meta.get("winnow_slow_down_retries", 0)
+        delay = self._delay(request, response)
         self.stats.inc_value(f"winnow/politeness/status_{response.status}")
         if delay > self.retry_after_max or attempt >= self.retry_times:
             self.stats.inc_value("winnow/politeness/gave_up")
             self._failed(host)
+            request.meta["dont_retry"] = True  # RetryMiddleware would resend it at once, ignoring Retry-After
             return response
-        self._not_before[host] = max(self._not_before.get(host, 0.0), time.monotonic() + delay)
         log.info("%s answered %d; pausing the host %.1f s (retry %d)", host, response.status, delay, attempt + 1)
         retry = request.replace(dont_filter=True)
         retry.meta["winnow_slow_down_retries"] = attempt + 1
         retry.priority = request.priority + 1
         return retry
+
+    def _pause(self, request: Any, until: float) -> None:
+        """Hold the request's download slot until ``until`` (monotonic): its queue waits, other slots go on."""
+        downloader = self.crawler.engine.downloader
+        slot = downloader.slots.get(downloader.get_slot_key(request))
+        if slot is not None:  # the slot that just answered; it is not collected while lastseen is ahead
+            if not slot.delay:
+                slot.delay = MIN_SLOT_DELAY  # the downloader applies lastseen only to slots with a delay
+            slot.lastseen = max(slot.lastseen, until)
 
     def _failed(self, host: str) -> None:
         count = self._failures.get(host, 0) + 1

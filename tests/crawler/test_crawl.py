@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -380,3 +381,41 @@ def test_robots_5xx_host_is_retried_in_the_crawl_and_on_resume(tmp_path):
         stats = crawl([site.url("/")], tmp_path / "b", *retry, "--resume")
         assert site.paths().count("/") == 1
     assert stats["winnow/pages"] == 1
+
+
+class AlwaysBusy:
+    """429 with Retry-After: 1 on every request, noting when each came."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def __call__(self, path: str) -> Route:
+        self.times.append(time.monotonic())
+        return Route(status=429, body="slow down", headers={"Retry-After": "1"})
+
+
+@pytest.mark.slow
+def test_a_paused_host_does_not_hold_the_others(tmp_path):
+    # issue 15: paused requests slept outside the download slots, so one 429 host could hold every concurrent
+    # download; and after the last Retry-After retry, Scrapy's RetryMiddleware sent the request twice more at once
+    busy = AlwaysBusy()
+    busy_routes = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+                   "/": Route(body=page("Busy index", links=[f"/b{i}.html" for i in range(3)]))}
+    busy_routes.update({f"/b{i}.html": busy for i in range(3)})
+    healthy_routes = {"/robots.txt": Route(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
+                      "/": Route(body=page("Healthy index", links=[f"/h{i}.html" for i in range(30)]))}
+    healthy_routes.update({f"/h{i}.html": Route(body=page(f"Healthy {i}")) for i in range(30)})
+    # two addresses: Scrapy's download slots are per host name, so two ports of one address would share one
+    with SiteServer(routes=busy_routes) as slow, SiteServer(routes=healthy_routes, host="127.0.0.2") as healthy:
+        stats = crawl([slow.url("/"), healthy.url("/")], tmp_path / "c", "-s", "CONCURRENT_REQUESTS=4",
+                      "-s", "WINNOW_RETRY_TIMES=1", "-s", "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32,127.0.0.2/32")
+    tries = Counter(hit.path for hit in slow.hits if hit.path.startswith("/b"))
+    # each busy page: the first try and WINNOW_RETRY_TIMES retries, nothing more (no RetryMiddleware burst)
+    assert tries == {f"/b{i}.html": 2 for i in range(3)}
+    gaps = [b - a for a, b in zip(busy.times, busy.times[1:], strict=False)]
+    assert min(gaps) >= 0.8  # the host's slot waited out Retry-After between its requests (no burst after a pause)
+    assert stats["winnow/politeness/gave_up"] == 3
+    healthy_pages = [hit for hit in healthy.hits if hit.path.startswith("/h")]
+    assert len(healthy_pages) == 30
+    # the healthy host was not held behind the paused one: its pages were done while the busy host still waited
+    assert max(hit.time for hit in healthy_pages) < max(hit.time for hit in slow.hits)
