@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
@@ -46,6 +47,7 @@ from crawler.warc_writer import RenderedDom
 log = logging.getLogger(__name__)
 
 JOURNAL = Path(".crawl") / "journal.jsonl"
+_REFRESH_HINT = re.compile(rb"http-equiv\s*=\s*[\"']?\s*refresh", re.IGNORECASE)
 
 
 def normalize_url(url: str) -> str:
@@ -268,6 +270,8 @@ class WinnowSpider(scrapy.Spider):
     def meta_refresh(source: HtmlResponse) -> str | None:
         """The absolute target of the page's ``<meta http-equiv="refresh">`` (the rendered DOM's when rendered;
         refreshes inside ``<script>``/``<noscript>`` do not count, as in Scrapy's middleware), or None."""
+        if _REFRESH_HINT.search(source.body) is None:
+            return None  # w3lib's parse strips script and noscript from the whole text first: not for every page
         try:
             _, target = get_meta_refresh(source, ignore_tags=("script", "noscript"))
         except Exception:  # w3lib on a malformed value: a refresh that cannot be read is no refresh
@@ -279,7 +283,8 @@ class WinnowSpider(scrapy.Spider):
         ``nofollow`` (rel=nofollow), ``download`` (``<a download>``: a file offered for saving, not a page),
         ``extension`` (a file type that is never HTML, ``WINNOW_DENY_EXTENSIONS``), ``depth`` (``--max-depth``
         reached)."""
-        downloads = {normalize_url(source.urljoin(href)) for href in source.xpath("//a[@download]/@href").getall()}
+        downloads = {normalize_url(source.urljoin(href)) for href in source.xpath("//a[@download]/@href").getall()
+                     } if b"download" in source.body else set()
         at_limit = self.max_depth >= 0 and depth >= self.max_depth
         for link in self.links.extract_links(source):
             url = normalize_url(link.url)
