@@ -45,7 +45,6 @@ class Journal:
     def load(self) -> None:
         if not self.path.exists():
             return
-        counted: set[str] = set()
         with self.path.open(encoding="utf-8", errors="replace") as fh:
             for number, line in enumerate(fh, 1):
                 try:
@@ -56,10 +55,9 @@ class Journal:
                 if event.get("e") == "q":
                     self.queued.setdefault(event["u"], Pending(event["u"], event.get("d", 0), event.get("p", 0),
                                                                event.get("r")))
-                elif event.get("e") == "f":
+                elif event.get("e") == "f" and event["u"] not in self.finished:
                     self.finished.add(event["u"])
-                    if event.get("o") == "page" and event["u"] not in counted:
-                        counted.add(event["u"])
+                    if event.get("o") == "page":
                         self.pages += 1
                         self.page_hosts.add(urlsplit(event["u"]).netloc)
 

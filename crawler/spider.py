@@ -181,6 +181,7 @@ class WinnowSpider(scrapy.Spider):
 
     # -- pages --------------------------------------------------------------------------------
     async def parse(self, response: Response) -> AsyncIterator[Any]:
+        self._release_due()  # a response is a moment to send parked pages that have come due (idle() is the other)
         meta = response.meta
         url = meta["winnow_url"]
         renderer = self._renderer()
@@ -197,7 +198,6 @@ class WinnowSpider(scrapy.Spider):
             self.crawler.stats.inc_value("winnow/skipped/non_html")
             self.journal.finish(url, "skip.non_html")
             return
-        self._release_due()
         if response.status != 200:
             self.crawler.stats.inc_value(f"winnow/skipped/status_{response.status}")
             self.journal.finish(url, f"skip.status_{response.status}")

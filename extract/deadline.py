@@ -334,6 +334,31 @@ def map_shared(target: str, calls: list[tuple[Any, ...]], time_limit_s: float,
     return answers
 
 
+def run_calls(target: str, calls: list[tuple[Any, ...]], time_limit_s: float | None,
+              workers: int = 1) -> list[Any]:
+    """``target(*call)`` for each call (``"module:function"``), or the exception it failed with, in call order:
+    through ``workers`` deadline workers under ``time_limit_s`` each, or in this process, without a limit, when
+    ``time_limit_s`` is None."""
+    if time_limit_s is not None:
+        return [value for _, value in map_shared(target, calls, time_limit_s, workers)]
+    module, _, name = target.partition(":")
+    fn = getattr(importlib.import_module(module), name)
+    answers: list[Any] = []
+    for args in calls:
+        try:
+            answers.append(fn(*args))
+        except Exception as exc:  # each call's failure is its own answer, as from a worker
+            answers.append(exc)
+    return answers
+
+
+def check_time_limit(time_limit_s: Any) -> None:
+    """A step's ``time_limit_s`` setting: positive seconds, or None for no limit (ValueError otherwise)."""
+    if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
+                                     or not time_limit_s > 0):
+        raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")
+
+
 def default_workers(workers: int | None = None) -> int:
     """Deadline workers for a step's batch: ``workers`` if set; else one per core outside Ray (``--local``: the
     pipeline's process is the only one working, and one child left a core idle), one inside a Ray worker (Ray

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
-from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, map_shared
+from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment
@@ -144,15 +144,7 @@ def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None,
     the workers the whole list goes in one ``DeadlineWorker.map`` per worker (``workers`` children at once,
     ``extract.deadline.map_shared``), so each child works through its pages without waiting for this process.
     """
-    if time_limit_s is None:
-        answers: list[RawExtraction | Exception] = []
-        for args in calls:
-            try:
-                answers.append(extract_html(*args))
-            except Exception as exc:  # each page's failure is its own answer
-                answers.append(exc)
-        return answers
-    return [value for _, value in map_shared(WORKER_TARGET, calls, time_limit_s, workers)]
+    return run_calls(WORKER_TARGET, calls, time_limit_s, workers)
 
 
 def failure_drop(exc: Exception, time_limit_s: float | None) -> Drop:

@@ -41,7 +41,7 @@ import contextlib
 import json
 from typing import Any
 
-from extract.deadline import default_workers
+from extract.deadline import check_time_limit, default_workers
 from extract.page import (
     DEFAULT_MAX_HTML_BYTES,
     DEFAULT_TIME_LIMIT_S,
@@ -114,9 +114,7 @@ class ExtractPage(Step):
         _check_bool("include_tables", include_tables)
         check_number("min_chars", min_chars, 0, integer=True)
         check_number("max_html_bytes", max_html_bytes, 1, integer=True)
-        if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
-                                         or not time_limit_s > 0):
-            raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")
+        check_time_limit(time_limit_s)
         if workers is not None:
             check_number("workers", workers, 1, integer=True)
         llm = llm_config(llm)

@@ -36,7 +36,7 @@ from lxml.html import HtmlElement
 from trafilatura.metadata import examine_meta, extract_meta_json, extract_title
 from trafilatura.utils import load_html
 
-from extract.deadline import default_workers, map_shared
+from extract.deadline import check_time_limit, default_workers, run_calls
 from extract.page import DEFAULT_TIME_LIMIT_S, failure_drop
 from filters.text import check_number
 from pipelines.records import Document, Page
@@ -125,9 +125,7 @@ class TrafilaturaExtract(Step):
                 raise ValueError(f"{arg} must be a bool, got {value!r}")
         if isinstance(min_chars, bool) or not isinstance(min_chars, int) or min_chars < 0:
             raise ValueError(f"min_chars must be a non-negative int, got {min_chars!r}")
-        if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, int | float)
-                                         or not time_limit_s > 0):
-            raise ValueError(f"time_limit_s must be a positive number of seconds or null, got {time_limit_s!r}")
+        check_time_limit(time_limit_s)
         if workers is not None:
             check_number("workers", workers, 1, integer=True)
         self.favor_precision = favor_precision
@@ -144,16 +142,7 @@ class TrafilaturaExtract(Step):
 
     def _answers(self, calls: list[tuple[Any, ...]]) -> list[Any]:
         """``extract_text(*call)`` for each call, or the exception it failed with, in order."""
-        if self.time_limit_s is None:
-            answers: list[Any] = []
-            for call in calls:
-                try:
-                    answers.append(extract_text(*call))
-                except Exception as exc:  # each page's failure is its own answer
-                    answers.append(exc)
-            return answers
-        return [value for _, value in map_shared(WORKER_TARGET, calls, self.time_limit_s,
-                                                 default_workers(self.workers))]
+        return run_calls(WORKER_TARGET, calls, self.time_limit_s, default_workers(self.workers))
 
     def _document(self, page: Page, answer: Any) -> Document:
         if isinstance(answer, Exception):

@@ -75,8 +75,7 @@ def _actor_pool_size() -> int:
     return max(1, int(cpus))
 
 
-_actor_steps = 1
-_actor_pools = 0  # actor-pool steps in the pipeline, as planned (0 is possible: _actor_steps is at least 1)
+_actor_pools = 1  # actor-pool steps in the pipeline, as planned (plan_actor_steps)
 
 
 def plan_actor_steps(count: int) -> None:
@@ -86,14 +85,14 @@ def plan_actor_steps(count: int) -> None:
     one: with two model steps on 2 CPUs, 0.5 CPU per actor would reserve both CPUs and starve the
     read task (the deadlock in STACK-NOTES, seen again with langid + quality model).
     """
-    global _actor_steps, _actor_pools
-    _actor_steps = max(1, count)
+    global _actor_pools
     _actor_pools = max(0, count)
 
 
 def _actor_cpus() -> float:
     cpus = ray.cluster_resources().get("CPU", 1.0)
-    share = (cpus - 1) / (_actor_pool_size() * _actor_steps) if cpus > 1 else cpus / (2 * _actor_steps)
+    steps = max(1, _actor_pools)
+    share = (cpus - 1) / (_actor_pool_size() * steps) if cpus > 1 else cpus / (2 * steps)
     return max(MIN_ACTOR_CPUS, min(ACTOR_CPUS, share))
 
 
@@ -136,9 +135,8 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
             num_cpus=_actor_cpus(),
             num_gpus=actor_of.num_gpus or None,
         )
-    if num_cpus is not None:
-        return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus)
-    return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)
+    # num_cpus None: Ray's default (one CPU)
+    return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus)
 
 
 class RayDataset:
