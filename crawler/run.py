@@ -15,10 +15,10 @@ from scrapy.settings import SETTINGS_PRIORITIES, Settings
 from scrapy.settings import default_settings as default_scrapy_settings
 
 from crawler import settings as default_settings
-from crawler.address_guard import is_public, parse_networks
-from crawler.render import MODES as RENDER_MODES
+from crawler.frontier.seeds import split_seeds
+from crawler.net.address_guard import is_public, parse_networks
+from crawler.render.middleware import MODES as RENDER_MODES
 from crawler.report import STATS_FILE
-from crawler.seeds import split_seeds
 from crawler.spider import JOURNAL, WinnowSpider
 
 MIN_DOWNLOAD_DELAY = 0.001

@@ -6,16 +6,16 @@ sessions), bounded response size, and per-host round-robin in the scheduler
 (``DownloaderAwarePriorityQueue``) so that one host cannot fill the queue. Every value is a
 Scrapy setting: override any with ``winnow crawl -s KEY=VALUE``.
 
-Rendering (crawler/render.py): scrapy-playwright's download handler (one instance for both schemes,
-crawler/render_handler.py) serves http/https but only drives the browser for requests whose meta says
-``playwright=True`` (set by ``crawler.render.RenderMiddleware``); all other requests go through Scrapy's own
+Rendering (crawler/render/middleware.py): scrapy-playwright's download handler (one instance for both schemes,
+crawler/render/handler.py) serves http/https but only drives the browser for requests whose meta says
+``playwright=True`` (set by ``crawler.render.middleware.RenderMiddleware``); all other requests go through Scrapy's own
 HTTP/1.1 handler, and with ``--render never`` the handler is not installed at all (crawler/run.py). The
 browser is Debian's ``chromium`` with the launch arguments that worked on these machines
 (../shared/STACK-NOTES.md "Install"), never a browser downloaded by ``playwright install``, plus a V8 heap
 cap (``WINNOW_RENDER_JS_HEAP_MB``) so that a page allocating without bound crashes its own tab in under a
 second instead of growing its renderer for about 10 s (measured with Chromium 156 here). A page gets
 ``WINNOW_RENDER_PAGE_TIMEOUT`` (20 s) in all; it is settled after Playwright's "networkidle" (no request
-for 500 ms) with a quiet DOM, or 0.1 s of quiet when no timer is pending (crawler/render_page.py).
+for 500 ms) with a quiet DOM, or 0.1 s of quiet when no timer is pending (crawler/render/page.py).
 """
 
 from scrapy.linkextractors import IGNORED_EXTENSIONS
@@ -52,7 +52,7 @@ SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
 # the target queued like a redirect (same depth, within the crawl's hosts). Scrapy's middleware replaced the page by
 # its target, so a seed refreshing to another host gave an empty crawl (issue 15).
 METAREFRESH_ENABLED = False
-# The crawl journal (crawler/journal.py) de-duplicates URLs and survives kills; Scrapy's would not.
+# The crawl journal (crawler/frontier/journal.py) de-duplicates URLs and survives kills; Scrapy's would not.
 DUPEFILTER_CLASS = "scrapy.dupefilters.BaseDupeFilter"
 # Link following. Extensions of files that are never an HTML page, skipped (counted as
 # winnow/links_skipped/extension): Scrapy's IGNORED_EXTENSIONS (images, media, archives, office documents) plus the
@@ -80,7 +80,7 @@ WINNOW_OUTPUT_DIR = "crawl"
 WINNOW_WARC_PREFIX = "winnow"
 WINNOW_WARC_MAX_BYTES = 1 << 30
 
-# Rendering: auto | always | never (crawler/render.py).
+# Rendering: auto | always | never (crawler/render/middleware.py).
 WINNOW_RENDER = "auto"
 WINNOW_CHROMIUM = "/usr/bin/chromium"
 WINNOW_RENDER_MAX_PAGES = 4  # open pages at once (STACK-NOTES: 4 pages, about 1.3 GB peak)
@@ -101,15 +101,15 @@ WINNOW_RENDER_JS_HEAP_MB = 512
 WINNOW_CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DOWNLOAD_HANDLERS = {
-    "http": "crawler.render_handler.SharedPlaywrightHandler",
-    "https": "crawler.render_handler.SharedPlaywrightHandler",
+    "http": "crawler.render.handler.SharedPlaywrightHandler",
+    "https": "crawler.render.handler.SharedPlaywrightHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {  # crawler/run.py fills in WINNOW_CHROMIUM and the heap cap
     "executable_path": WINNOW_CHROMIUM,
     "args": [*WINNOW_CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={WINNOW_RENDER_JS_HEAP_MB}"],
 }
-PLAYWRIGHT_ABORT_REQUEST = "crawler.render_policy.abort_request"
+PLAYWRIGHT_ABORT_REQUEST = "crawler.render.subrequests.abort_request"
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = WINNOW_RENDER_MAX_PAGES
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = WINNOW_RENDER_PAGE_TIMEOUT * 1000
@@ -119,18 +119,18 @@ PLAYWRIGHT_DOWNLOAD_TIMEOUT = 1000
 
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "crawler.address_guard.AddressGuardMiddleware": 40,
-    "crawler.robots_middleware.RobotsPolicyMiddleware": 100,
+    "crawler.net.address_guard.AddressGuardMiddleware": 40,
+    "crawler.policy.robots_middleware.RobotsPolicyMiddleware": 100,
     # Downloader side of RetryMiddleware (550): sees 429/503 first and honours Retry-After.
-    "crawler.politeness.PolitenessMiddleware": 560,
+    "crawler.net.politeness.PolitenessMiddleware": 560,
     # Last before the download handler: only requests every other middleware let through reach the browser.
-    "crawler.render.RenderMiddleware": 950,
+    "crawler.render.middleware.RenderMiddleware": 950,
 }
 SPIDER_MIDDLEWARES = {
     # Engine side: the last word on what enters the frontier (caps, journal, de-duplication).
-    "crawler.gate.GateMiddleware": 5,
+    "crawler.frontier.gate.GateMiddleware": 5,
     # Before UrlLengthMiddleware (800) so that its own url_too_long count sees every long URL.
-    "crawler.frontier_middleware.FrontierMiddleware": 850,
+    "crawler.frontier.middleware.FrontierMiddleware": 850,
 }
-ITEM_PIPELINES = {"crawler.warc_pipeline.WarcPipeline": 300}
+ITEM_PIPELINES = {"crawler.warc.pipeline.WarcPipeline": 300}
 EXTENSIONS = {"crawler.report.CrawlReport": 500}

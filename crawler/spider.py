@@ -1,14 +1,14 @@
 """The winnow spider: seeds -> HTML pages on the seeds' hosts, each with its training-use verdict.
 
 The spider parses and follows links; policy, safety and politeness live in middlewares (robots.txt
-in crawler/robots_middleware.py, the address guard, Retry-After and error budgets in
-crawler/politeness.py, priorities and traps in crawler/frontier_middleware.py, admission in
-crawler/gate.py), and the WARC output in crawler/warc_pipeline.py. The verdict itself is
-crawler/signals.py's ``page_verdict``; this module gathers its inputs: the robots.txt verdicts the
+in crawler/policy/robots_middleware.py, the address guard, Retry-After and error budgets in
+crawler/net/politeness.py, priorities and traps in crawler/frontier/middleware.py, admission in
+crawler/frontier/gate.py), and the WARC output in crawler/warc/pipeline.py. The verdict itself is
+crawler/policy/signals.py's ``page_verdict``; this module gathers its inputs: the robots.txt verdicts the
 middleware put in ``request.meta["winnow_robots"]``, the response headers and HTML, and the host's
 ``/.well-known/tdmrep.json`` (fetched once per host, through the same middlewares).
 
-Rendering (crawler/render.py) happens here too, at the top of ``parse``: a page the browser navigated directly
+Rendering (crawler/render/middleware.py) is here too, at the top of ``parse``: a page the browser navigated directly
 is rendered and its raw response recovered, a raw page that needs JavaScript is rendered (``--render auto``).
 The verdict then takes the stricter of the raw HTML and the rendered DOM (scripts can add opt-out tags), and
 links are taken from the rendered DOM (scripts can add links).
@@ -38,11 +38,11 @@ from scrapy.utils.sitemap import Sitemap
 from scrapy.utils.url import url_has_any_extension
 from w3lib.url import canonicalize_url
 
-from crawler.journal import Journal
-from crawler.render import RenderMiddleware, RenderOutcome
-from crawler.signals import page_verdict
-from crawler.tdmrep import TdmRep
-from crawler.warc_writer import RenderedDom
+from crawler.frontier.journal import Journal
+from crawler.policy.signals import page_verdict
+from crawler.policy.tdmrep import TdmRep
+from crawler.render.middleware import RenderMiddleware, RenderOutcome
+from crawler.warc.writer import RenderedDom
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class WinnowSpider(scrapy.Spider):
                  skipped_seeds: dict[str, str] | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seeds = [normalize_url(s) for s in seeds]
-        self.skipped_seeds = dict(skipped_seeds or {})  # checked by crawler/seeds.py: seed -> reason
+        self.skipped_seeds = dict(skipped_seeds or {})  # checked by crawler/frontier/seeds.py: seed -> reason
         self.output_dir = Path(output_dir)
         self.resume = resume
         self.sitemaps = sitemaps

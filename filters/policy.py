@@ -1,6 +1,6 @@
 """Publisher opt-outs: pages whose publisher reserved training use are not training data.
 
-The crawler records a training-use verdict per page (crawler/signals.py: robots.txt for the bot
+The crawler records a training-use verdict per page (crawler/policy/signals.py: robots.txt for the bot
 and its training token, IETF AI-preferences Content-Usage, TDMRep, noai). This step drops pages
 whose verdict is ``training_allowed = False``; pages without a verdict (a Common Crawl WARC, a
 JSONL corpus) pass, as there is nothing to honour. It runs on pages, before extraction, so no

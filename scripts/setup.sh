@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium for headless rendering (crawler/render.py). Never `playwright install`: it downloads a browser
+# Debian's Chromium for headless rendering (crawler/render/middleware.py). Never `playwright install`: it downloads a browser
 # build, which fails here (../shared/STACK-NOTES.md). About 25 s, only when it is missing; CI runs as root.
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then

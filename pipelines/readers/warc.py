@@ -81,7 +81,7 @@ log = logging.getLogger(__name__)
 
 _DRAIN = 1 << 16
 METADATA_MAX_BYTES = 1 << 20
-RENDERED_HEADER = "WARC-Winnow-Rendered"  # crawler/warc_writer.py marks its conversion records with it
+RENDERED_HEADER = "WARC-Winnow-Rendered"  # crawler/warc/writer.py marks its conversion records with it
 
 
 class _Damage(Exception):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from crawler.signals import Verdict, page_verdict
-from crawler.tdmrep import TdmRep
+from crawler.policy.signals import Verdict, page_verdict
+from crawler.policy.tdmrep import TdmRep
 
 BOT = "winnowbot"
 URL = "https://example.org/articles/one.html"

@@ -10,10 +10,10 @@ from email.utils import format_datetime
 import pytest
 from scrapy.http import HtmlResponse, Request
 
-from crawler.address_guard import check_url, is_public
-from crawler.journal import Journal
-from crawler.politeness import retry_after_seconds
-from crawler.warc_writer import WarcRotator, repair_open_files
+from crawler.frontier.journal import Journal
+from crawler.net.address_guard import check_url, is_public
+from crawler.net.politeness import retry_after_seconds
+from crawler.warc.writer import WarcRotator, repair_open_files
 from pipelines.readers import read_input
 
 
@@ -135,7 +135,7 @@ def test_stored_headers_match_stored_body(tmp_path):
 def test_rendered_dom_is_archived_as_a_conversion_record_and_read_back(tmp_path):
     from warcio.archiveiterator import ArchiveIterator
 
-    from crawler.warc_writer import RenderedDom
+    from crawler.warc.writer import RenderedDom
 
     rotator = WarcRotator(tmp_path)
     raw = b'<html><body><div id="root"></div><script src="/app.js"></script></body></html>'
@@ -194,7 +194,7 @@ def test_foreign_or_mismatched_conversions_are_ignored(tmp_path):
     with path.open("wb") as fh:
         writer = WARCWriter(fh, gzip=True, warc_version="1.1")
         _, response = fake_page("http://h.test/a", b"<html><body>raw page</body></html>")
-        from crawler.warc_writer import response_headers
+        from crawler.warc.writer import response_headers
 
         resp = writer.create_warc_record("http://h.test/a", "response", payload=io.BytesIO(response.body),
                                          length=len(response.body), http_headers=response_headers(response))
