@@ -59,6 +59,7 @@ from crawler.frontier.host_language import HostLanguage
 from crawler.frontier.priority import split_url, url_priority
 from crawler.frontier.topics import TopicBalancer
 from crawler.frontier.traps import TrapGuard
+from crawler.page_text import page_text
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -69,51 +70,10 @@ logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "winnow/frontier"
 META_TOPIC = "winnow_topic"
-# Text for the topic balancer: TopicBalancer reads at most 2,000 words (~12k characters in European
-# languages); 20k characters leaves room for markup-heavy whitespace. Language ID gets the first 2,000:
-# lid.176's label is stable from ~200 characters (filters/langid.py).
-MAX_TEXT_CHARS = 20_000
+# The page's visible text (crawler/page_text.py, shared with render detection) feeds the topic balancer
+# (at most 2,000 words) and language ID, which gets the first 2,000 characters: lid.176's label is stable
+# from ~200 characters (filters/langid.py).
 MAX_LANGID_CHARS = 2_000
-# Elements whose text no reader sees.
-_INVISIBLE = frozenset({"script", "style", "noscript", "template", "head", "svg", "iframe", "object"})
-
-
-def visible_text(response: Response, max_chars: int = MAX_TEXT_CHARS) -> str:
-    """Cheap visible text of an HTML response: body text without script/style, at most ``max_chars``.
-
-    Reuses the lxml tree of ``response.selector`` (cached on the response, so a callback that calls
-    ``response.css``/``xpath`` pays for one parse, not two) and never modifies it. Text comes in
-    document order, pieces joined with a space.
-    """
-    try:
-        root = response.selector.root
-    except Exception:  # undecodable or empty body: no text rather than a failed crawl
-        return ""
-    if not hasattr(root, "iter"):
-        return ""
-    body = root.find("body") if hasattr(root, "find") else None  # <html>'s child: no XPath needed
-    start = body if body is not None else root
-    parts: list[str] = []
-    size = 0
-    stack: list[Any] = [start]
-    # Depth-first walk in document order that never descends into invisible elements. An element's tail
-    # (the text after it, inside its parent) is pushed before its children so it pops after them.
-    while stack and size < max_chars:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-            size += len(item)
-            continue
-        if item is not start and item.tail:
-            stack.append(item.tail)
-        tag = item.tag
-        if not isinstance(tag, str) or tag.lower() in _INVISIBLE:  # comments, processing instructions too
-            continue
-        if item.text:
-            parts.append(item.text)
-            size += len(item.text)
-        stack.extend(item[::-1])
-    return " ".join(parts)[:max_chars]
 
 
 def parse_languages(value: Any) -> list[str]:
@@ -190,7 +150,7 @@ class FrontierMiddleware(BaseSpiderMiddleware):
         try:
             host = urlparse_cached(response).hostname or ""
             want_language = self.host_language is not None and self.host_language.wants(host)
-            text = visible_text(response) if (self.topics is not None or want_language) else ""
+            text = page_text(response) if (self.topics is not None or want_language) else ""
             if want_language and self.host_language is not None and self.detect is not None:
                 lang, score = self.detect(text[:MAX_LANGID_CHARS])
                 self.host_language.observe(host, lang, score)

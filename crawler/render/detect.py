@@ -17,8 +17,9 @@ the browser when one of these holds (first match is the recorded reason):
 
 Word thresholds are anchored on Gopher's quality rules (Rae et al. 2021, Table A1; ../shared/STACK-NOTES.md):
 a document under 50 words is removed anyway, so a page with fewer words than a few such documents is worth
-a render when scripts could fill it. "Visible" text excludes ``script``, ``style``, ``noscript``,
-``template`` and ``head``.
+a render when scripts could fill it. "Visible" text is crawler/page_text.py's (no ``script``, ``style``,
+``noscript``, ``template``, ``head``, ``svg``, ``iframe``, ``object``; its first 20,000 characters, far above
+every word threshold here); in a crawl it is the text the frontier reads too, computed once per page.
 
 ``text_gain(raw, rendered)`` says whether a render paid off (used to decide whether a host is rendered
 directly from then on).
@@ -31,6 +32,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 from lxml import html as lxml_html
+
+from crawler.page_text import tree_text
 
 SPA_MAX_WORDS = 100
 NOSCRIPT_MAX_WORDS = 200
@@ -45,8 +48,6 @@ SPA_ROOT_IDS = frozenset({"root", "app", "__next", "__nuxt", "___gatsby", "svelt
 SPA_ROOT_TAGS = frozenset({"app-root"})  # Angular's default root component
 _JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript",
                        "application/ecmascript", "text/jsx", "text/babel"})
-_HIDDEN = ("script", "style", "noscript", "template", "head", "svg")
-_VISIBLE_TEXT = etree.XPath("//body//text()[not(" + " or ".join(f"ancestor::{t}" for t in _HIDDEN) + ")]")
 _NOSCRIPT_WARNING = re.compile(
     r"(enable|turn on|activate|allow|switch on)\s+(your\s+)?javascript"
     r"|javascript\s+(is\s+|must\s+be\s+|needs\s+to\s+be\s+)?(required|disabled|turned off|enabled)"
@@ -68,6 +69,9 @@ class Assessment:
     external_scripts: int
 
 
+NOTHING_TO_RENDER = Assessment(False, None, 0, 0, 0, 0)  # an empty or unparsable page
+
+
 def _parse(html: str | bytes) -> etree._Element | None:
     if not html or not html.strip():
         return None
@@ -81,17 +85,13 @@ def _parse(html: str | bytes) -> etree._Element | None:
             return None
 
 
-def visible_text(root: etree._Element) -> str:
-    return " ".join(t.strip() for t in _VISIBLE_TEXT(root) if t.strip())
-
-
 def count_words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
 def visible_words(html: str | bytes) -> int:
     root = _parse(html)
-    return count_words(visible_text(root)) if root is not None else 0
+    return count_words(tree_text(root)) if root is not None else 0
 
 
 def _is_js(script: etree._Element) -> bool:
@@ -122,8 +122,12 @@ def assess(html: str | bytes) -> Assessment:
     """Measure a raw page and decide whether it needs rendering (see the module docstring for the rules)."""
     root = _parse(html)
     if root is None:
-        return Assessment(False, None, 0, 0, 0, 0)
-    text = visible_text(root)
+        return NOTHING_TO_RENDER
+    return assess_tree(root, tree_text(root))
+
+
+def assess_tree(root: etree._Element, text: str) -> Assessment:
+    """``assess`` on a page already parsed, given its visible text (``crawler.page_text``)."""
     words = count_words(text)
     inline = external = 0
     for script in root.iter("script"):

@@ -45,8 +45,9 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.http.request import NO_CALLBACK
 
-from crawler.render.detect import assess, text_gain, visible_words
-from crawler.render.page import RenderLimits, RenderResult, render, tracker_for
+from crawler.page_text import page_text, page_tree
+from crawler.render.detect import NOTHING_TO_RENDER, assess_tree, text_gain, visible_words
+from crawler.render.page import RawDocument, RenderLimits, RenderResult, render, tracker_for
 from crawler.render.pool import PagePool
 from crawler.render.subrequests import SubrequestPolicy, install, uninstall
 
@@ -270,11 +271,15 @@ class RenderMiddleware:
         if self.mode != "auto" or response.meta.get("winnow_no_render"):
             return None
         self.stats.inc_value("winnow/render/checked")
-        assessment = assess(response.text)
+        root = page_tree(response)  # Scrapy's own parse of the page, which link extraction reuses
+        assessment = assess_tree(root, page_text(response)) if root is not None else NOTHING_TO_RENDER
         if not assessment.needed:
             return None
         reason = assessment.reason or "auto"
-        request = self._plain(response.request).replace(callback=NO_CALLBACK, errback=None)
+        # The browser navigates to the page's final URL and is answered with the body Scrapy fetched (no second
+        # request to the site for it: crawler/render/page.py); its subresources go through the usual policy.
+        request = self._plain(response.request).replace(url=response.url, callback=NO_CALLBACK, errback=None)
+        request.meta["winnow_raw_document"] = RawDocument.from_response(response)
         for key in ("winnow_no_render", "winnow_replay"):
             request.meta.pop(key, None)
         request.meta.update(winnow_render=reason, dont_retry=True)
@@ -335,4 +340,4 @@ class RenderMiddleware:
 
 _RENDER_KEYS = frozenset({"winnow_render", "winnow_render_direct", "winnow_lease", "winnow_render_started",
                           "winnow_render_timeout", "winnow_render_killed", "winnow_render_error",
-                          "winnow_render_failed"})
+                          "winnow_render_failed", "winnow_raw_document"})

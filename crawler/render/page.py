@@ -28,6 +28,12 @@ document's response (the raw record of a page rendered directly), notices crashe
 watchdog that closes a tab still busy ``WATCHDOG_GRACE`` after its budget (a script that never yields blocks
 every call into the page, scrapy-playwright's own ``page.content()`` included, which has no timeout).
 :func:`init_page` is scrapy-playwright's ``playwright_page_init_callback``: it runs before every navigation.
+
+A page Scrapy has fetched already (``--render auto`` renders what it assessed) is not fetched a second time:
+:class:`RawDocument` in the request's meta is served to the browser as the navigation's answer (a
+``page.route`` registered after scrapy-playwright's own, so it answers first), and only the page's subresources
+go to the network. The rendered DOM then comes from the very bytes the WARC's response record holds (before,
+a real documentation site saw each rendered page requested twice: bench/docsite_crawl.py).
 """
 
 from __future__ import annotations
@@ -172,6 +178,51 @@ class PageTracker:
 
 _trackers: weakref.WeakKeyDictionary[Any, PageTracker] = weakref.WeakKeyDictionary()
 _prepared_contexts: weakref.WeakSet[Any] = weakref.WeakSet()
+_document_routes: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+# Headers that describe the bytes on the wire, not the decoded body Scrapy hands over.
+_WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+
+
+@dataclass(frozen=True)
+class RawDocument:
+    """A page Scrapy fetched: what the browser gets when it navigates to ``url``, instead of the network."""
+
+    url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @classmethod
+    def from_response(cls, response: Any) -> RawDocument:
+        headers = {}
+        for key, values in response.headers.items():
+            name = key.decode("latin-1")
+            if name.lower() not in _WIRE_HEADERS and values:
+                headers[name] = b", ".join(values).decode("latin-1")
+        return cls(response.url, response.status, headers, response.body)
+
+
+async def serve_document(page: Any, document: RawDocument) -> None:
+    """Answer the page's next top-level navigation to ``document.url`` with ``document``, once."""
+    previous = _document_routes.pop(page, None)
+    if previous is not None:  # a pooled page keeps its routes: the last page's answer must not pile up
+        with contextlib.suppress(Exception):
+            await page.unroute(*previous)
+    served = False
+
+    def matches(url: str) -> bool:
+        return not served and url == document.url
+
+    async def answer(route: Any, request: Any) -> None:
+        nonlocal served
+        if served or not request.is_navigation_request() or request.frame.parent_frame is not None:
+            await route.fallback()  # an iframe or a later request for the same URL: scrapy-playwright's route
+            return
+        served = True
+        await route.fulfill(status=document.status, headers=document.headers, body=document.body)
+
+    _document_routes[page] = (matches, answer)
+    await page.route(matches, answer)
 
 
 def tracker_for(page: Any) -> PageTracker:
@@ -218,6 +269,9 @@ async def init_page(page: Any, request: Any) -> None:
         await page.close()
         return
     await prepare_context(page.context)
+    document = meta.get("winnow_raw_document")
+    if document is not None:
+        await serve_document(page, document)
     tracker = tracker_for(page)
     tracker.reset()
     meta["winnow_render_started"] = time.monotonic()

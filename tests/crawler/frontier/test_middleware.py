@@ -47,20 +47,6 @@ def _html(url: str, body: str) -> Any:
     return HtmlResponse(url=url, body=body.encode(), encoding="utf-8", request=Request(url))
 
 
-def test_visible_text_skips_scripts_and_styles() -> None:
-    from crawler.frontier.middleware import visible_text
-
-    response = _html(
-        "https://a.example/",
-        "<html><head><title>T</title><script>var head=1</script></head><body><p>Knead the <b>dough</b> well"
-        "</p><script>var body=2</script><!-- note --> then<style>.x{}</style><noscript>enable js</noscript>"
-        " bake</body></html>",
-    )
-    text = " ".join(visible_text(response).split())
-    assert text == "Knead the dough well then bake"
-    assert len(visible_text(_html("https://a.example/", "<p>" + "word " * 10000 + "</p>"), max_chars=500)) == 500
-
-
 def test_middleware_sync_and_async_output() -> None:
     from scrapy import Request
 
@@ -381,7 +367,7 @@ def _crawl_main(args: dict[str, Any]) -> None:
         # slot.transferring is still empty when it checks free_transfer_slots): up to 7 parallel
         # connections to one host were seen with CONCURRENT_REQUESTS_PER_DOMAIN = 1.
         "DOWNLOAD_DELAY": 0.02,
-        "RANDOMIZE_DOWNLOAD_DELAY": False,
+        "DOWNLOAD_DELAY_JITTER": 0,
         "ROBOTSTXT_OBEY": False,
         "TELNETCONSOLE_ENABLED": False,
         "LOG_LEVEL": "WARNING",

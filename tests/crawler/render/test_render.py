@@ -22,7 +22,7 @@ import psutil
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from crawler.render.detect import visible_text
+from crawler.page_text import tree_text
 from crawler.site_server import Route, SiteServer
 from pipelines.readers import read_input
 from pipelines.readers.warc import parse_warc_fields
@@ -132,7 +132,7 @@ def visible(html: str) -> str:
     """The page's text as a reader sees it (scripts excluded: they quote the text they will write)."""
     from lxml import html as lxml_html
 
-    return visible_text(lxml_html.document_fromstring(html))
+    return tree_text(lxml_html.document_fromstring(html))
 
 
 def meta_fields(records: dict[str, tuple]) -> dict[str, list[str]]:
@@ -186,7 +186,8 @@ def test_routing_decisions(auto_and_never):
     assert pages["/"]["rendered"] is False and pages["/plain.html"]["rendered"] is False
     assert hits.count("/plain.html") == 1 and hits.count("/") == 1  # text pages: one plain fetch, no browser
     for path in ["/delayed.html", "/scroll.html", "/more.html", "/fetch.html", "/hang.html", "/crash.html"]:
-        assert hits.count(path) == 2, path  # the raw fetch, then the browser's
+        # one request: the browser is answered with the body Scrapy fetched (issue 15: it used to fetch it again)
+        assert hits.count(path) == 1, path
         assert meta_fields(warc(out)[path])["winnow-render-reason"] == ["spa_root"], path
     assert stats["winnow/render/checked"] == 8
     assert stats["winnow/render/reason/spa_root"] == 6
@@ -260,7 +261,7 @@ def test_host_rendered_directly_after_it_needed_rendering(tmp_path):
         stats = crawl([site.url("/app/0")], tmp_path / "c", "--max-depth", "9")
         hits = site.paths()
     pages, records = rows(tmp_path / "c"), warc(tmp_path / "c")
-    assert [hits.count(f"/app/{i}") for i in range(5)] == [2, 2, 1, 1, 1]  # raw+browser twice, then browser only
+    assert [hits.count(f"/app/{i}") for i in range(5)] == [1] * 5  # raw (served to the browser), then browser only
     assert stats["winnow/render/reason/spa_root"] == 2 and stats["winnow/render/reason/host"] == 3
     assert stats["winnow/render/hosts_direct"] == 1 and stats["winnow/render/direct"] == 3
     for i in range(5):
