@@ -21,6 +21,9 @@
   after the page is flushed). After a kill, ``repair_open_files`` cuts an ``.open`` file back to
   the last length its index vouches for and renames it.
 - Each page's records are built in memory and written with one call, then flushed.
+- Each record is its own gzip member (WARC 1.1 Annex D), compressed at zlib's default level 6, as Heritrix's
+  writer does (Java's GZIPOutputStream) and ``gzip`` does by default; warcio's writer uses level 9, which on
+  300 WCXB pages took 6.9 ms a page against 3.9 for files 0.9% larger, on the crawl's one busy thread.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +47,7 @@ OPEN_SUFFIX = ".warc.gz.open"
 DONE_SUFFIX = ".warc.gz"
 DROP_HEADERS = frozenset({b"content-encoding", b"transfer-encoding", b"content-length"})
 RENDERED_HEADER = "WARC-Winnow-Rendered"
+GZIP_LEVEL = 6
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,19 @@ def warc_fields(fields: dict[str, Any]) -> bytes:
     return "".join(lines).encode("utf-8")
 
 
+def gzip_member(data: bytes, level: int = GZIP_LEVEL) -> bytes:
+    """``data`` as one complete gzip member."""
+    compressor = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS + 16)
+    return compressor.compress(data) + compressor.flush()
+
+
+def record_bytes(record: Any) -> bytes:
+    """One WARC record, serialised by warcio and gzipped on its own (see the module docstring)."""
+    raw = io.BytesIO()
+    WARCWriter(raw, gzip=False, warc_version="1.1").write_record(record)
+    return gzip_member(raw.getvalue())
+
+
 class WarcRotator:
     def __init__(self, directory: Path, prefix: str = "winnow", max_bytes: int = 1 << 30,
                  software: str = "winnow") -> None:
@@ -133,12 +151,10 @@ class WarcRotator:
         self._path = self.directory / (name + OPEN_SUFFIX)
         self._fh = self._path.open("wb")
         self._idx = _index_path(self._path).open("w", encoding="ascii")
-        buf = io.BytesIO()
-        writer = WARCWriter(buf, gzip=True, warc_version="1.1")
-        writer.write_record(writer.create_warcinfo_record(name + DONE_SUFFIX, {
+        writer = WARCWriter(io.BytesIO(), warc_version="1.1")  # builds records; record_bytes writes them
+        self._fh.write(record_bytes(writer.create_warcinfo_record(name + DONE_SUFFIX, {
             "software": self.software, "format": "WARC File Format 1.1",
-            "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"}))
-        self._fh.write(buf.getvalue())
+            "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"})))
         self._fh.flush()
 
     def write_page(self, request: Any, response: Any, fields: dict[str, Any],
@@ -147,8 +163,7 @@ class WarcRotator:
         if self._fh is None:
             self._open()
         assert self._fh is not None and self._path is not None
-        buf = io.BytesIO()
-        writer = WARCWriter(buf, gzip=True, warc_version="1.1")
+        writer = WARCWriter(io.BytesIO(), warc_version="1.1")  # builds records; record_bytes writes them
         date = fields.get("winnow-fetched-at")
         common = {"WARC-Date": date} if date else {}
         resp = writer.create_warc_record(
@@ -174,13 +189,13 @@ class WarcRotator:
             response.url, "metadata", payload=io.BytesIO(body), length=len(body),
             warc_content_type="application/warc-fields",
             warc_headers_dict={**common, "WARC-Concurrent-To": response_id})
-        writer.write_record(req)
-        response_offset = self._fh.tell() + buf.tell()
-        writer.write_record(resp)
+        request_member = record_bytes(req)
+        response_offset = self._fh.tell() + len(request_member)
+        members = [request_member, record_bytes(resp)]
         if conversion is not None:
-            writer.write_record(conversion)
-        writer.write_record(meta)
-        self._fh.write(buf.getvalue())
+            members.append(record_bytes(conversion))
+        members.append(record_bytes(meta))
+        self._fh.write(b"".join(members))
         self._fh.flush()
         assert self._idx is not None
         self._idx.write(f"{self._fh.tell()}\n")

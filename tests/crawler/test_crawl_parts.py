@@ -208,3 +208,49 @@ def test_foreign_or_mismatched_conversions_are_ignored(tmp_path):
                                                           warc_headers_dict=headers))
     (row,) = [r for t in read_input(str(path)) for r in t.to_pylist()]
     assert "raw page" in row["html"] and row["rendered"] is None
+
+
+def test_extension_check_agrees_with_scrapys() -> None:
+    from scrapy.utils.url import url_has_any_extension
+
+    from crawler.settings import WINNOW_DENY_EXTENSIONS
+    from crawler.spider import has_extension
+
+    single = frozenset("." + e for e in WINNOW_DENY_EXTENSIONS)
+    urls = ["https://a.example/data.CSV", "https://a.example/nb/demo.ipynb?raw=1", "https://a.example/x.tar.gz",
+            "https://a.example/docs/", "https://a.example/v1.2/guide", "https://a.example/page.html",
+            "https://a.example/file.pdf#p2", "https://a.example/report", "https://a.example/.json",
+            "https://a.example/a.b/c", "https://a.example/img.JPEG"]
+    for url in urls:
+        assert has_extension(url, single) == url_has_any_extension(url, single), url
+    assert has_extension("https://a.example/x.tar.gz", frozenset({".zip"}), (".tar.gz",))
+    assert not has_extension("https://a.example/x.gz", frozenset({".zip"}), (".tar.gz",))
+
+
+def test_each_warc_record_is_its_own_gzip_member_and_offsets_point_at_responses(tmp_path):
+    import zlib
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    rotator = WarcRotator(tmp_path)
+    offsets = []
+    for i in range(3):
+        request, response = fake_page(f"http://h.test/{i}.html", f"<p>page {i}</p>".encode() * 200)
+        offsets.append(rotator.write_page(request, response, fields(training=True))[1])
+    rotator.close()
+    (path,) = tmp_path.glob("*.warc.gz")
+    data = path.read_bytes()
+    members, rest = 0, data
+    while rest:  # Annex D: one member per record, so a reader can seek to any record's offset
+        decompressor = zlib.decompressobj(zlib.MAX_WBITS + 16)
+        decompressor.decompress(rest)
+        assert decompressor.eof
+        rest, members = decompressor.unused_data, members + 1
+    with path.open("rb") as fh:
+        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI")) for r in ArchiveIterator(fh)]
+    assert members == len(records) == 1 + 3 * 3  # warcinfo, then request, response, metadata per page
+    for i, offset in enumerate(offsets):
+        with path.open("rb") as fh:
+            fh.seek(offset)
+            record = next(iter(ArchiveIterator(fh)))
+        assert (record.rec_type, record.rec_headers.get_header("WARC-Target-URI")) == ("response", f"http://h.test/{i}.html")
