@@ -298,6 +298,11 @@ def test_bad_seeds_are_counted_and_the_rest_crawled(tmp_path):
                              "--allow-private", *FAST], capture_output=True, text=True, timeout=60)
     assert result.stderr.count("seed skipped (bad_port)") == 1
     assert "install_root_handler" not in result.stderr
+    # LOG_LEVEL holds with the CLI's log handler (INFO by default): Scrapy's DEBUG lines were all printed
+    assert " DEBUG " not in result.stderr and " INFO " in result.stderr
+    result = subprocess.run([WINNOW, "crawl", site.url("/"), "--output", str(tmp_path / "w"), "--allow-private",
+                             *FAST, "-s", "LOG_LEVEL=WARNING"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and " INFO " not in result.stderr and " DEBUG " not in result.stderr
     result = subprocess.run([WINNOW, "crawl", *bad, "--output", str(tmp_path / "d"), "--allow-private", *FAST],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
