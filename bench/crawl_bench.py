@@ -12,8 +12,10 @@ allowed explicitly, so every request is still checked), TDMRep, the per-page ver
 frontier (priorities, trap guards, topic clustering), the journal and WARC output. The bare
 spider extracts and follows links and keeps nothing.
 
-Reported: pages/s (pages fetched / wall time of the crawl process) and peak RSS of the crawl
-process tree, sampled every 50 ms. Usage: ``.venv/bin/python bench/crawl_bench.py [--pages N]``.
+Reported: pages/s (pages fetched / wall time of the crawl process), CPU seconds and peak RSS of the crawl
+process tree (sampled every 50 ms). With ``--rounds R`` the two crawlers alternate R times (bare first) and
+the medians are reported with each round's ratio: on a shared 2-core machine one round's ratio moves by
+±0.1 with whatever else runs. Usage: ``.venv/bin/python bench/crawl_bench.py [--pages N] [--rounds R]``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import json
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -141,10 +144,14 @@ def measure(cmd: list[str], log: Path) -> dict:
     out_fh, err_fh = log.with_suffix(".out").open("wb"), log.with_suffix(".err").open("wb")
     proc = psutil.Popen(cmd, stdout=out_fh, stderr=err_fh)
     peak = 0
+    cpu: dict[int, float] = {}  # pid -> last CPU seconds seen (a process's last 50 ms may be missed)
     while proc.poll() is None:
         try:
             procs = [proc, *proc.children(recursive=True)]
             peak = max(peak, sum(p.memory_info().rss for p in procs if p.is_running()))
+            for p in procs:
+                times = p.cpu_times()
+                cpu[p.pid] = times.user + times.system
         except psutil.Error:
             pass
         time.sleep(0.05)
@@ -153,12 +160,37 @@ def measure(cmd: list[str], log: Path) -> dict:
     err_fh.close()
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:3]} failed: {log.with_suffix('.err').read_text()[-3000:]}")
-    return {"seconds": seconds, "peak_rss_mb": round(peak / 2**20), "stdout": log.with_suffix(".out").read_text()}
+    return {"seconds": seconds, "cpu_s": round(sum(cpu.values()), 2), "peak_rss_mb": round(peak / 2**20),
+            "stdout": log.with_suffix(".out").read_text()}
+
+
+def run_bare(work: Path, seed: str, tag: str) -> dict:
+    bare = measure([PY, str(work / "bare.py"), seed, *SETTINGS], work / f"bare-{tag}")
+    pages = int(bare.pop("stdout").strip().splitlines()[-1])
+    return {**bare, "pages": pages}
+
+
+def run_winnow(work: Path, seed: str, pages: int, tag: str) -> dict:
+    out = work / f"crawl-{tag}"
+    cmd = [WINNOW, "crawl", seed, "--output", str(out), "--contact-url", "http://127.0.0.1/bench",
+           "--max-pages", str(pages + 10), "--max-depth", "1000", "--no-progress",
+           "-s", "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32"]
+    for kv in SETTINGS:
+        cmd += ["-s", kv]
+    winnow = measure(cmd, work / f"winnow-{tag}")
+    winnow.pop("stdout")
+    stats = json.loads((out / "crawl-stats.json").read_text())
+    result = {**winnow, "pages": stats.get("winnow/pages", 0),
+              "training_denied": stats.get("winnow/verdict/training_denied", 0),
+              "warc_mb": round(sum(p.stat().st_size for p in out.glob("*.warc.gz")) / 2**20, 1)}
+    shutil.rmtree(out, ignore_errors=True)
+    return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=1, help="alternating rounds; medians reported (default 1)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="winnow-crawl-bench-"))
     server = None
@@ -170,42 +202,22 @@ def main() -> int:
         base = server.stdout.readline().strip()
         seed = base + "p0/0.html"
         (work / "bare.py").write_text(BARE_SPIDER)
-        results = {}
-        bare = measure([PY, str(work / "bare.py"), seed, *SETTINGS], work / "bare")
-        pages = int(bare.pop("stdout").strip().splitlines()[-1])
-        results["bare_scrapy"] = {**bare, "pages": pages}
-        out = work / "crawl"
-        cmd = [
-            WINNOW,
-            "crawl",
-            seed,
-            "--output",
-            str(out),
-            "--contact-url",
-            "http://127.0.0.1/bench",
-            "--max-pages",
-            str(args.pages + 10),
-            "--max-depth",
-            "1000",
-            "--no-progress",
-            "-s",
-            "WINNOW_ALLOWED_NETWORKS=127.0.0.1/32",
-        ]
-        for kv in SETTINGS:
-            cmd += ["-s", kv]
-        winnow = measure(cmd, work / "winnow")
-        winnow.pop("stdout")
-        stats = json.loads((out / "crawl-stats.json").read_text())
-        results["winnow"] = {
-            **winnow,
-            "pages": stats.get("winnow/pages", 0),
-            "training_denied": stats.get("winnow/verdict/training_denied", 0),
-            "warc_mb": round(sum(p.stat().st_size for p in out.glob("*.warc.gz")) / 2**20, 1),
-        }
-        for r in results.values():
-            r["pages_per_s"] = round(r["pages"] / r["seconds"], 1)
+        rounds: list[dict] = []
+        for i in range(args.rounds):
+            bare, winnow = run_bare(work, seed, str(i)), run_winnow(work, seed, args.pages, str(i))
+            for r in (bare, winnow):
+                r["pages_per_s"] = round(r["pages"] / r["seconds"], 1)
+            rounds.append({"bare_scrapy": bare, "winnow": winnow,
+                           "ratio": round(winnow["pages_per_s"] / bare["pages_per_s"], 3)})
+            print(f"round {i + 1}: bare {bare['pages_per_s']} pages/s, winnow {winnow['pages_per_s']} pages/s, "
+                  f"ratio {rounds[-1]['ratio']}", flush=True)
+        results: dict = {"pages": args.pages, "rounds": len(rounds)}
+        for system in ("bare_scrapy", "winnow"):
+            runs = [r[system] for r in rounds]
+            results[system] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
         ratio = results["winnow"]["pages_per_s"] / results["bare_scrapy"]["pages_per_s"]
         results["ratio_winnow_to_bare"] = round(ratio, 3)
+        results["ratio_per_round"] = [r["ratio"] for r in rounds]
         print(json.dumps(results, indent=2))
         dest = REPO / "bench" / "results"
         dest.mkdir(exist_ok=True)
