@@ -32,13 +32,14 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip
 from scrapy.utils.response import get_meta_refresh
 from scrapy.utils.sitemap import Sitemap
 from w3lib.url import canonicalize_url
 
 from crawler.frontier.journal import Journal
-from crawler.policy.signals import page_verdict
+from crawler.policy.signals import VERDICT_HEADERS, page_verdict
 from crawler.policy.tdmrep import TdmRep
 from crawler.render.middleware import RenderMiddleware, RenderOutcome
 from crawler.warc.writer import RenderedDom
@@ -155,6 +156,14 @@ class WinnowSpider(scrapy.Spider):
             if fallback is not None:  # the browser could not load a page it was to render directly
                 yield fallback
                 return
+        if isinstance(failure.value, HttpError):
+            # The server's own answer (404, 410, a 5xx after the retries), which HttpErrorMiddleware turns into an
+            # error before parse sees it: a page skipped with its status, as parse counts other statuses, not a
+            # failure of the crawl (winnow/pages_failed is for what never got an answer).
+            status = failure.value.response.status
+            self.crawler.stats.inc_value(f"winnow/skipped/status_{status}")
+            self.journal.finish(request.meta["winnow_url"], f"skip.status_{status}")
+            return
         reason = request.meta.get("winnow_skip_reason") or f"error.{type(failure.value).__name__}"
         if reason.startswith("robots.unreachable"):
             if request.meta.get("winnow_robots_retries", 0) < self.robots_retries:
@@ -219,8 +228,8 @@ class WinnowSpider(scrapy.Spider):
         dom = outcome.dom if outcome is not None else None
         robots = meta.get("winnow_robots") or {}
         tdmrep = await self.tdmrep_for(response.url)
-        headers = {k.decode("latin-1").lower(): [v.decode("latin-1") for v in vs]
-                   for k, vs in response.headers.items()}
+        headers = {name: [v.decode("latin-1") for v in values] for name in VERDICT_HEADERS
+                   if (values := response.headers.getlist(name))}
 
         def verdict_for(html: str | bytes) -> Any:
             return page_verdict(

@@ -67,7 +67,7 @@ from crawler.policy.content_usage import (
 from crawler.policy.robots_directives import RELEVANT_DIRECTIVES, directives_for, html_signals
 from crawler.policy.tdmrep import TdmRep, path_and_query
 
-__all__ = ["Verdict", "page_verdict"]
+__all__ = ["VERDICT_HEADERS", "Verdict", "page_verdict"]
 
 MAX_SIGNAL_VALUE = 200
 
@@ -93,6 +93,10 @@ def _clean(value: str, lower: bool = True) -> str:
     text = " ".join(value.split())
     text = "".join(c for c in text if c.isprintable())
     return (text.lower() if lower else text)[:MAX_SIGNAL_VALUE]
+
+
+# The response headers a verdict reads: a caller may pass only these (crawler/spider.py does).
+VERDICT_HEADERS = ("content-usage", "x-robots-tag", "tdm-reservation", "tdm-policy")
 
 
 def _normalise_headers(headers: Mapping[object, object] | None) -> dict[str, list[str]]:

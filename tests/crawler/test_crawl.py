@@ -424,3 +424,17 @@ def test_a_paused_host_does_not_hold_the_others(tmp_path):
     assert len(healthy_pages) == 30
     # the healthy host was not held behind the paused one: its pages were done while the busy host still waited
     assert max(hit.time for hit in healthy_pages) < max(hit.time for hit in slow.hits)
+
+
+@pytest.mark.slow
+def test_error_statuses_are_skips_with_their_status_not_failures(tmp_path):
+    # issue 15: a broken link on a real docs site was counted as winnow/pages_failed (error.HttpError):
+    # Scrapy's HttpErrorMiddleware turns the 404 into an error before the spider's own status check
+    routes = {"/": Route(body=page("Index", links=["/gone.html", "/ok.html"])), "/ok.html": Route(body=page("Fine")),
+              "/gone.html": Route(status=404, body="not here")}
+    with SiteServer(routes=routes) as site:
+        stats = crawl([site.url("/")], tmp_path / "c")
+    assert stats["winnow/pages"] == 2 and stats["winnow/skipped/status_404"] == 1
+    assert stats.get("winnow/pages_failed", 0) == 0
+    journal = [json.loads(line) for line in (tmp_path / "c" / ".crawl" / "journal.jsonl").read_text().splitlines()]
+    assert {e["u"].rsplit("/", 1)[1]: e["o"] for e in journal if e["e"] == "f"}["gone.html"] == "skip.status_404"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from crawler.policy.signals import Verdict, page_verdict
+from crawler.policy.signals import VERDICT_HEADERS, Verdict, page_verdict
 from crawler.policy.tdmrep import TdmRep
 from tests.crawler.signal_helpers import BOT, URL, head, outcome, rules, verdict
 
@@ -357,3 +357,15 @@ def test_malformed_inputs_never_raise() -> None:
         assert isinstance(v, Verdict)
         assert v.images_allowed <= v.training_allowed
         assert all(isinstance(s, str) and s for s in v.signals)
+
+
+def test_the_verdict_reads_only_verdict_headers() -> None:
+    # crawler/spider.py passes only VERDICT_HEADERS: any other header must not change a verdict
+    rng = random.Random(5)
+    values = {"Content-Usage": ["train-ai=n", "train-ai=y", "ai=n"], "X-Robots-Tag": ["noai", f"{BOT}: noimageai",
+              "nofollow", "all"], "TDM-Reservation": ["1", "0"], "TDM-Policy": ["https://p.example/policy.json"],
+              "Content-Type": ["text/html"], "Link": ['<https://p.example/>; rel="tdm-policy"'], "X-Other": ["noai"]}
+    for _ in range(200):
+        headers = {name: [rng.choice(options)] for name, options in values.items() if rng.random() < 0.6}
+        kept = {name.lower(): v for name, v in headers.items() if name.lower() in VERDICT_HEADERS}
+        assert verdict(headers=headers) == verdict(headers=kept), headers
