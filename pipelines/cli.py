@@ -46,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="stop, without committing the wave, when a step fails (errors, not drops) on more than this "
                      "share of the records that reached it, from 10 errors on (default 0.5; 1 never stops)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
+    run.add_argument("--dry-run", action="store_true",
+                     help="print the resolved plan (steps with their arguments, stages, outputs and their columns, "
+                     "runner, inputs) and exit, without starting Ray or writing to the output folder")
 
     crawl = sub.add_parser(
         "crawl",
@@ -79,12 +82,28 @@ def _parser() -> argparse.ArgumentParser:
                        help="any Scrapy or winnow setting, e.g. -s DOWNLOAD_DELAY=0.5 (repeatable)")
     crawl.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    insp = sub.add_parser("inspect", help="summarise output shards",
-                          description="Row count, schema, language counts and sample rows of a shard, "
-                          "a shard folder (out/text) or a whole output folder.")
+    insp = sub.add_parser("inspect", help="summarise output shards or a crawl",
+                          description="Rows, languages, page types, top hosts, quality-score quantiles, "
+                          "training_allowed share and sample rows of a shard, a shard folder (out/text) or a whole "
+                          "output folder (with the run's funnel from stats.json, and a warning when the run is "
+                          "unfinished); or a crawl folder's crawl-stats.json.")
     insp.add_argument("path", metavar="PATH")
-    insp.add_argument("-n", "--samples", type=int, default=3, help="sample rows to show (default 3)")
+    insp.add_argument("-n", "--sample", "--samples", dest="samples", type=int, default=3, metavar="N",
+                      help="sample rows to show (default 3)")
+    insp.add_argument("--where", metavar="EXPR",
+                      help="only rows where this pandas expression holds, e.g. \"lang == 'de' and "
+                      "quality_score > 0.9\" (DataFrame.query syntax; narrows the figures and the samples)")
+    insp.add_argument("--columns", metavar="A,B", help="columns of the sample rows (default: all)")
     _add_quality_parser(sub)
+    report = sub.add_parser("report", help="write an HTML report of a run's output folder",
+                            description="Write OUT_DIR/report.html: the funnel per step and reason, languages, "
+                            "quality and length histograms, hosts, page types, image-text and interleaved statistics, "
+                            "opt-outs, PII, the crawl and the time per step. Self-contained: no network, no "
+                            "JavaScript.")
+    report.add_argument("out_dir", metavar="OUT_DIR", help="an output folder of `winnow run`")
+    report.add_argument("-o", "--output", metavar="FILE", help="where to write the page (default OUT_DIR/report.html)")
+    report.add_argument("--max-rows", type=int, default=200_000, metavar="N",
+                        help="rows read per output for the distributions, spread over its shards (default 200000)")
     return parser
 
 
@@ -151,6 +170,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
                       progress=not args.no_progress, dedup_against=[Path(p) for p in args.dedup_against],
                       max_error_rate=args.max_error_rate)
+    if args.dry_run:
+        from pipelines.runner import dry_run_plan
+
+        try:
+            print("\n".join(dry_run_plan(opts)))
+        except (ConfigError, OutputMismatchError) as exc:  # what the run itself would refuse, refused the same way
+            print(f"winnow run: {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
         stats = run(opts)
     except (ConfigError, OutputMismatchError, ErrorBudgetExceeded) as exc:
@@ -213,13 +241,32 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
-    from pipelines.inspect_output import inspect_path
+    from pipelines.inspect_output import InspectError, inspect_path
 
+    columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
+    if args.samples < 0:
+        print("winnow inspect: --sample must be 0 or more", file=sys.stderr)
+        return 2
     try:
-        inspect_path(Path(args.path), sys.stdout, samples=args.samples)
-    except FileNotFoundError as exc:
+        inspect_path(Path(args.path), sys.stdout, samples=args.samples, where=args.where, columns=columns)
+    except (FileNotFoundError, InspectError) as exc:
         print(f"winnow inspect: {exc}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from pipelines.report_html import NotARunOutput, write_report
+
+    if args.max_rows < 1:
+        print("winnow report: --max-rows must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        path = write_report(Path(args.out_dir), Path(args.output) if args.output else None, max_rows=args.max_rows)
+    except (NotARunOutput, OSError) as exc:  # a wrong folder or an unwritable target: a message, not a traceback
+        print(f"winnow report: {exc}", file=sys.stderr)
+        return 2
+    print(path)
     return 0
 
 
@@ -278,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality}
+    commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality,
+                "report": _cmd_report}
     return commands[args.command](args)
 
 

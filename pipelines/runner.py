@@ -43,9 +43,10 @@ from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, input_labels, read_input
 from pipelines.records import OUTPUT_DIRS
+from pipelines.report_html import write_report
 from pipelines.stats import summarize
 from pipelines.step import Stage, fuse
-from pipelines.writer import ShardWriter, shard_wave
+from pipelines.writer import ShardWriter, shard_settings, shard_wave
 
 log = logging.getLogger(__name__)
 
@@ -229,6 +230,10 @@ def run(opts: RunOptions) -> dict[str, Any]:
     _write_json(out / "stats.json", stats)
     manifest["finished_at"] = datetime.now(UTC).isoformat()
     _write_json(out / "manifest.json", manifest)
+    try:  # a view of what is written: failing to draw it must not fail a finished run (`winnow report` redraws it)
+        write_report(out)
+    except Exception:
+        log.exception("could not write the report of %s (the run itself finished)", out)
     return stats
 
 
@@ -327,10 +332,9 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
         for target, lane in lanes.items():
             by_kind[target] = by_kind[target].union(lane) if target in by_kind else lane
 
-    writer = ShardWriter(str(opts.output), wid, annotate=opts.annotate,
-                         max_rows=opts.config.output.get("max_rows_per_shard", 100_000),
-                         max_bytes=opts.config.output.get("max_bytes_per_shard", 256 * 2**20),
-                         compression_level=opts.config.output.get("compression_level", 3))
+    shards = shard_settings(opts.config.output)
+    writer = ShardWriter(str(opts.output), wid, annotate=opts.annotate, max_rows=shards["max_rows_per_shard"],
+                         max_bytes=shards["max_bytes_per_shard"], compression_level=shards["compression_level"])
     tallies: list[dict[str, Any]] = []
     for ds in by_kind.values():
         for table in ds.rebatch(writer.max_rows).map_batches(writer).tables():
@@ -357,3 +361,116 @@ def _source(opts: RunOptions, paths: list[str], labels: dict[str, str], feeds: A
         bar.close()
 
     return LocalDataset(tables())
+
+
+# -- winnow run --dry-run -------------------------------------------------------------------------------------------
+
+def dry_run_plan(opts: RunOptions) -> list[str]:
+    """The resolved plan of a run, as lines, without starting Ray or touching the output folder (only read, when
+    it exists). Raises ConfigError for what ``run`` would refuse before any work, so a dry run fails the same way."""
+    out = opts.output
+    inputs = [p for p in opts.inputs if not _is_under(p, out)]
+    opts.config.check_kinds({input_kind(p) for p in inputs})
+    against = _previous_outputs(opts)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"output {out} exists and is not a folder")
+    _check_writable(out)
+    waves = completed_waves(out) if (out / PROGRESS_DIR).is_dir() else {}
+    if any(w["config"] != config_digest(opts.config) for w in waves.values()):
+        raise OutputMismatchError(f"{out} holds results of a different pipeline config; use a new --output folder")
+    done = {i["path"] for w in waves.values() for i in w["inputs"]}
+    pending = [p for p in inputs if p not in done]
+    runner = ("--local: this process (extraction in worker processes)" if opts.local else
+              f"Ray cluster at --address {opts.address}" if opts.address else "embedded local Ray (started by the run)")
+    settings = shard_settings(opts.config.output)
+    lines = ["dry run: nothing is read, written or started",
+             f"config:   {opts.config.path} (digest {config_digest(opts.config)})",
+             f"runner:   {runner}",
+             f"output:   {out} " + (f"({len(waves)} committed wave(s); {len(inputs) - len(pending)} input(s) done, "
+                                    "skipped)" if waves else "(exists)" if out.exists() else "(created by the run)"),
+             f"options:  annotate {opts.annotate}, wave-files {opts.wave_files} ({-(-len(pending) // opts.wave_files)}"
+             f" wave(s) to run), max-error-rate {opts.max_error_rate:g}, dedup-against "
+             f"{', '.join(str(p) for p, _ in against) or '-'}",
+             f"shards:   {', '.join(f'{k} {v}' for k, v in settings.items())}",
+             f"inputs:   {len(inputs)} file(s) ({len(pending)} to process), "
+             f"{sum(os.path.getsize(p) for p in inputs) / 1e6:.1f} MB"]
+    lines += [f"  {p} ({input_kind(p)})" for p in inputs]
+    if len(inputs) < len(opts.inputs):
+        lines.append(f"  left out: {len(opts.inputs) - len(inputs)} file(s) inside the output folder")
+    lines += _plan_steps(opts.config, opts.local)
+    lines += _plan_stages(opts.config.steps, opts.local)
+    lines += _plan_outputs(opts.config, {input_kind(p) for p in inputs})
+    return lines
+
+
+def _check_writable(out: Path) -> None:
+    """What ``_prepare_output`` would find, asked without creating anything: the folder, or the nearest existing
+    folder above it, must be writable."""
+    existing = out.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write to the output folder {out} ({existing} is not a writable folder)")
+
+
+def _wrap(text: str, indent: int) -> list[str]:
+    """A long plan line (arguments, column lists) wrapped at 118 columns under its own indent."""
+    import textwrap
+
+    return textwrap.wrap(text, 118, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                         break_on_hyphens=False) or [""]
+
+
+def _plan_steps(config: PipelineConfig, local: bool) -> list[str]:
+    """Each step: name, class, kinds, where it runs, and every argument with the defaults filled in."""
+    import inspect
+
+    lines = [f"steps ({len(config.steps)}):"]
+    width = max(len(s.name) for s in config.steps)
+    for i, (step, entry) in enumerate(zip(config.steps, config.raw["steps"], strict=True), 1):
+        bound = inspect.signature(type(step)).bind(**(entry.get("with") or {}))
+        bound.apply_defaults()
+        kinds = step.input_kind + (" -> " + ", ".join(step.produces_kinds)
+                                   if step.produces_kinds != (step.input_kind,) else "")
+        # Not wrapped: one line per step keeps the list greppable; its arguments wrap below it.
+        lines.append(f"  {i:>2}. {step.name:<{width}}  {entry['use']}  [{kinds}; {_where_it_runs(step, local)}]")
+        args = ", ".join(f"{k}={v!r}" for k, v in bound.arguments.items() if k not in ("args", "kwargs"))
+        lines += _wrap(args or "(no arguments)", 6)
+    return lines
+
+
+def _where_it_runs(unit: Any, local: bool) -> str:
+    """What the runner does with a step or group: an actor pool on Ray iff it has a setup (models) or a GPU."""
+    if isinstance(unit, Stage):
+        return "stage: whole dataset"
+    if local and unit.works_out_of_process:
+        return "worker processes, fed by this one"
+    if local:
+        return "this process" + (", setup once" if unit.needs_actor else "")
+    where = ("actor pool, setup once per actor" + (", GPU" if unit.num_gpus else "")) if unit.needs_actor else "map"
+    return where + (", works out of process" if unit.works_out_of_process else "")
+
+
+def _plan_stages(steps: list[Any], local: bool) -> list[str]:
+    """How the run executes them: consecutive steps of one kind as one group (one map), stages on their own."""
+    units = fuse(steps)
+    lines = [f"stages ({len(units)}, as executed):"]
+    for i, unit in enumerate(units, 1):
+        lines += _wrap(f"{i:>2}. {unit.name}  [{unit.input_kind}; {_where_it_runs(unit, local)}]", 2)
+    return lines
+
+
+def _plan_outputs(config: PipelineConfig, input_kinds: set[str]) -> list[str]:
+    """The output folders the inputs reach (the same walk as ``check_kinds``) and their columns."""
+    from pipelines.records import schema_of
+
+    kinds = set(input_kinds)
+    for step in config.steps:
+        if step.input_kind in kinds:
+            kinds.discard(step.input_kind)
+            kinds.update(step.produces_kinds)
+    lines = ["outputs:"]
+    for kind, folder in OUTPUT_DIRS.items():
+        if kind in kinds:
+            lines += _wrap(f"{folder}/ ({kind}): {', '.join(schema_of(kind).names)}", 2)
+    return lines

@@ -46,11 +46,22 @@ def shard_wave(name: str) -> str | None:
     return name[len(SHARD_PREFIX):].split("-", 1)[0]
 
 
+# The config's ``output:`` settings and their defaults (pipelines/config.py checks their ranges).
+SHARD_DEFAULTS = {"max_rows_per_shard": 100_000, "max_bytes_per_shard": 256 * 2**20, "compression_level": 3}
+
+
+def shard_settings(output: dict) -> dict:
+    """A config's ``output:`` section over ``SHARD_DEFAULTS``."""
+    return {**SHARD_DEFAULTS, **{k: v for k, v in output.items() if k in SHARD_DEFAULTS}}
+
+
 class ShardWriter:
     """A picklable table -> tally-table function (one per wave)."""
 
-    def __init__(self, output_dir: str, wave: str, annotate: bool = False, max_rows: int = 100_000,
-                 max_bytes: int = 256 * 2**20, compression_level: int = 3) -> None:
+    def __init__(self, output_dir: str, wave: str, annotate: bool = False,
+                 max_rows: int = SHARD_DEFAULTS["max_rows_per_shard"],
+                 max_bytes: int = SHARD_DEFAULTS["max_bytes_per_shard"],
+                 compression_level: int = SHARD_DEFAULTS["compression_level"]) -> None:
         self.output_dir = output_dir
         self.wave = wave
         self.annotate = annotate
