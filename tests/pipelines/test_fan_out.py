@@ -95,7 +95,7 @@ def test_outputs_can_be_switched_off(tmp_path):
     inp, cfg, _ = build(tmp_path, outputs="[image_text]")
     stats = go(cfg, [inp], tmp_path / "out", True)
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if not p.name.startswith("_")) == [
-        "image_text", "manifest.json", "stats.json"]
+        "image_text", "manifest.json", "report.html", "stats.json"]
     by = {s["step"]: s for s in stats["steps"]}
     assert by["extract"]["in"] == 4 and by["extract"]["dropped"] == {"no_text": 1}
 
