@@ -8,7 +8,8 @@ that only requests the address guard, robots.txt and politeness let through reac
   browser's main document response (its body as the browser received it), see :meth:`finish_direct`;
 - ``auto``: pages are fetched by Scrapy; the spider asks :meth:`maybe_render`, which applies
   ``crawler.render.detect.assess`` to the raw HTML and, when the page needs JavaScript, renders it
-  (a second request, through the same middlewares). Once ``WINNOW_RENDER_HOST_AFTER`` pages of an origin
+  (the browser is answered with the body Scrapy fetched, so only the page's subresources are requested; they go
+  through the same policy, crawler/render/subrequests.py). Once ``WINNOW_RENDER_HOST_AFTER`` pages of an origin
   needed rendering and rendering paid off (``text_gain``), that origin's later pages go to the browser
   directly (reason ``host``), saving the plain fetch.
 
