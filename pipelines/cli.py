@@ -81,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     crawl.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
                        help="any Scrapy or winnow setting, e.g. -s DOWNLOAD_DELAY=0.5 (repeatable)")
     crawl.add_argument("--no-progress", action="store_true", help="no progress bar")
+    crawl.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="N crawler processes as Ray actors, each host crawled by one of them (hosts assigned by "
+                       "hash); each writes DIR/worker-K/, DIR/crawl-stats.json merges them; --resume needs the same N")
+    crawl.add_argument("--address", metavar="ADDR",
+                       help="with --workers: the Ray cluster to run on (default: an embedded local Ray)")
 
     insp = sub.add_parser("inspect", help="summarise output shards or a crawl",
                           description="Rows, languages, page types, top hosts, quality-score quantiles, "
@@ -104,7 +109,62 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("-o", "--output", metavar="FILE", help="where to write the page (default OUT_DIR/report.html)")
     report.add_argument("--max-rows", type=int, default=200_000, metavar="N",
                         help="rows read per output for the distributions, spread over its shards (default 200000)")
+    demo = sub.add_parser("demo", help="serve the bundled site on 127.0.0.1, crawl it, run the default pipeline",
+                          description="The whole path, offline: the bundled demo site served on 127.0.0.1, crawled "
+                          "(winnow crawl), run through the default pipeline (embedded Ray, or --local), with the "
+                          "three outputs and report.html in OUTPUT/corpus.")
+    demo.add_argument("-o", "--output", default="out/demo", metavar="DIR",
+                      help="where the crawl and the outputs go (default out/demo; a previous demo's is cleared)")
+    demo.add_argument("--local", action="store_true", help="run the pipeline in this process instead of on Ray")
+    _add_jobs_parsers(sub)
     return parser
+
+
+def _add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
+    """`winnow submit` and `winnow jobs` (pipelines/jobs.py): runs as Ray jobs on a cluster."""
+    address_help = ("the head's job server (its dashboard), e.g. http://HEAD:8265; default RAY_API_SERVER_ADDRESS "
+                    "or RAY_ADDRESS. Token auth: RAY_AUTH_MODE=token with RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
+                    "or ~/.ray/auth_token)")
+    submit = sub.add_parser(
+        "submit", help="run a pipeline on a Ray cluster as a Ray job",
+        description="Submit `winnow run` to a Ray cluster through Ray's Job Submission API: this checkout's code "
+        "(without .venv, out/, .git, caches) and the config are shipped as the job's runtime_env; the job runs "
+        "`PYTHON -m pipelines.cli run ... --address auto` on the head. Paths are the cluster's, absolute.")
+    submit.add_argument("config", metavar="CONFIG", help=f"pipeline YAML (shipped with the job), or a bundled one: "
+                        f"{', '.join(BUNDLED)}")
+    submit.add_argument("--address", metavar="URL", help=address_help)
+    submit.add_argument("-i", "--input", nargs="+", required=True, metavar="PATH",
+                        help="input files, folders or globs, absolute paths as the cluster sees them")
+    submit.add_argument("-o", "--output", required=True, metavar="DIR",
+                        help="output folder, an absolute path on the cluster (shared by its nodes)")
+    submit.add_argument("--annotate", action="store_true", help="as for winnow run")
+    submit.add_argument("--wave-files", type=int, default=16, metavar="N", help="as for winnow run (default 16)")
+    submit.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
+                        help="earlier output folder(s) on the cluster: only documents new to them are kept")
+    submit.add_argument("--max-error-rate", type=float, default=0.5, metavar="R",
+                        help="as for winnow run (default 0.5)")
+    submit.add_argument("--python", metavar="PATH",
+                        help="the cluster's python with winnow's packages (default: this one, "
+                        f"{sys.executable}, right for a head started from this venv)")
+    submit.add_argument("--submission-id", metavar="ID",
+                        help="the job's id (default: Ray's raysubmit_...); a second job with the same id is refused")
+    submit.add_argument("--wait", action="store_true",
+                        help="stream the job's logs until it ends; exit 0 only if it SUCCEEDED")
+
+    jobs = sub.add_parser("jobs", help="list, inspect, follow or stop Ray jobs",
+                          description="Jobs on a Ray cluster (those of winnow submit and any other).")
+    jsub = jobs.add_subparsers(dest="jobs_command", required=True, metavar="ACTION")
+    for name, help_text in (("list", "every job of the cluster, oldest first"),
+                            ("status", "a job's status, times, message and entrypoint"),
+                            ("logs", "a job's output (--follow: until it ends)"),
+                            ("stop", "stop a running job")):
+        action = jsub.add_parser(name, help=help_text, description=help_text)
+        if name != "list":
+            action.add_argument("job_id", metavar="ID", help="submission id (raysubmit_...) or job id")
+        action.add_argument("--address", metavar="URL", help=address_help)
+        if name == "logs":
+            action.add_argument("-f", "--follow", action="store_true",
+                                help="stream until the job ends; exit 0 only if it SUCCEEDED")
 
 
 def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
@@ -228,6 +288,14 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
         languages=[x.strip() for x in args.languages.split(",") if x.strip()], resume=args.resume, render=args.render,
         progress=not args.no_progress, overrides=overrides)
+    if args.workers is not None or args.address:
+        return _crawl_workers(args, opts)
+    from crawler.distributed import is_distributed
+
+    if is_distributed(opts.output):  # its folder holds worker-K/ crawls, not one: a plain crawl would start afresh
+        print(f"winnow crawl: {opts.output} holds a crawl made with --workers; resume it with --workers",
+              file=sys.stderr)
+        return 2
     try:
         stats = crawl(opts)
     except CrawlConfigError as exc:
@@ -238,6 +306,33 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
     print(f"\n{opts.output}: {pages} pages in {files} WARC file(s), {hosts} host(s), training allowed {allowed}, "
           f"denied {denied}; finish: {stats.get('finish_reason')}")
     return 0
+
+
+def _crawl_workers(args: argparse.Namespace, opts: object) -> int:
+    """``winnow crawl --workers N``: the crawl handed to crawler/distributed.py (Ray actors, hosts sharded)."""
+    from crawler.distributed import crawl_distributed
+    from crawler.run import CrawlConfigError
+
+    if args.workers is None:
+        print("winnow crawl: --address needs --workers N", file=sys.stderr)
+        return 2
+    try:
+        stats, results = crawl_distributed(opts, args.workers, args.address,
+                                           echo=lambda line: print(line, file=sys.stderr, flush=True))
+    except CrawlConfigError as exc:
+        print(f"winnow crawl: {exc}", file=sys.stderr)
+        return 2
+    failed = [r for r in results if r.failed]
+    for res in failed:
+        print(f"winnow crawl: worker-{res.worker} failed (exit status {res.rc}; its log: "
+              f"{opts.output}/worker-{res.worker}/.crawl/crawl.log); the end of its stderr:\n{res.stderr_tail}",
+              file=sys.stderr)
+    pages, files, hosts = (stats.get(k, 0) for k in ("winnow/pages", "winnow/warc/files", "winnow/hosts"))
+    print(f"\n{opts.output}: {pages} pages in {files} WARC file(s), {hosts} host(s), {len(results)} worker(s), "
+          f"{len(failed)} failed; finish: {stats.get('finish_reason')}")
+    if stats.get("winnow/interrupted"):
+        return 130  # as a shell reports Ctrl-C
+    return 1 if failed else 0
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
@@ -251,6 +346,17 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
         inspect_path(Path(args.path), sys.stdout, samples=args.samples, where=args.where, columns=columns)
     except (FileNotFoundError, InspectError) as exc:
         print(f"winnow inspect: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from pipelines.demo import DemoError, run_demo
+
+    try:
+        run_demo(Path(args.output), local=args.local)
+    except DemoError as exc:
+        print(f"winnow demo: {exc}", file=sys.stderr)
         return 2
     return 0
 
@@ -319,6 +425,68 @@ def _cmd_quality(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_submit(args: argparse.Namespace) -> int:
+    from pipelines import jobs
+
+    if args.wave_files < 1:
+        print("winnow submit: --wave-files must be at least 1", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.max_error_rate <= 1.0:
+        print("winnow submit: --max-error-rate must be between 0 and 1", file=sys.stderr)
+        return 2
+    run_args = ["--wave-files", str(args.wave_files), "--max-error-rate", str(args.max_error_rate)]
+    run_args += ["--annotate"] if args.annotate else []
+    job_id = None
+    try:
+        load_config(args.config, annotate=args.annotate)  # a typo is refused here, not minutes later on the cluster
+        sub = jobs.build_submission(args.config, args.input, args.output, python=args.python, run_args=run_args,
+                                    dedup_against=args.dedup_against)
+        client = jobs.connect(args.address)
+        job_id = jobs.submit(client, sub, args.submission_id)
+        print(f"submitted {job_id}: {sub.entrypoint}", flush=True)
+        if not args.wait:
+            print(f"follow it with: winnow jobs logs {job_id} --follow --address {args.address or '$RAY_ADDRESS'}")
+            return 0
+        state = jobs.follow(client, job_id)
+    except (ConfigError, jobs.JobsError) as exc:
+        print(f"winnow submit: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # the job is the cluster's now: leaving the stream must not look like stopping it
+        if job_id is None:
+            return 130
+        print(f"\nwinnow submit: no longer following {job_id}; it goes on (winnow jobs stop {job_id} stops it)",
+              file=sys.stderr)
+        return 130
+    print(f"job {job_id}: {state}", file=sys.stderr)
+    return 0 if state == "SUCCEEDED" else 1
+
+
+def _cmd_jobs(args: argparse.Namespace) -> int:
+    from pipelines import jobs
+
+    try:
+        client = jobs.connect(args.address)
+        if args.jobs_command == "list":
+            print("\n".join(jobs.table(jobs.list_jobs(client))))
+        elif args.jobs_command == "status":
+            print("\n".join(jobs.describe(jobs.status(client, args.job_id))))
+        elif args.jobs_command == "stop":
+            was_running = jobs.stop(client, args.job_id)
+            print(f"{args.job_id}: {'stopping' if was_running else 'was not running'}")
+        elif args.follow:
+            state = jobs.follow(client, args.job_id)
+            print(f"job {args.job_id}: {state}", file=sys.stderr)
+            return 0 if state == "SUCCEEDED" else 1
+        else:
+            sys.stdout.write(jobs.logs(client, args.job_id))
+    except jobs.JobsError as exc:
+        print(f"winnow jobs {args.jobs_command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -326,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality,
-                "report": _cmd_report}
+                "report": _cmd_report, "submit": _cmd_submit, "jobs": _cmd_jobs, "demo": _cmd_demo}
     return commands[args.command](args)
 
 

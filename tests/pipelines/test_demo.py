@@ -1,0 +1,37 @@
+"""`winnow demo` (pipelines/demo.py): the bundled site served, crawled and run through the default pipeline."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+WINNOW = str(Path(sys.executable).with_name("winnow"))
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+def test_demo_crawls_runs_and_reports(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    for _ in range(2):  # a second demo clears the folder the first one made
+        done = subprocess.run([WINNOW, "demo", "--output", str(out)], capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-3000:]
+    corpus = out / "corpus"
+    assert list((out / "crawl").glob("*.warc.gz"))
+    assert "<svg" in (corpus / "report.html").read_text()
+    text = pd.read_parquet(corpus / "text")
+    assert len(text) > 0 and text["training_allowed"].all()
+    # the summary names each output with its rows and the line to open it
+    assert f"{corpus / 'text'}: {len(text)} rows" in done.stdout
+    assert f'pd.read_parquet("{corpus / "text"}")' in done.stdout
+
+
+def test_demo_will_not_clear_a_folder_it_did_not_make(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("keep me")
+    done = subprocess.run([WINNOW, "demo", "--output", str(tmp_path), "--local"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "not made by `winnow demo`" in done.stderr and "Traceback" not in done.stderr
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
