@@ -476,12 +476,14 @@ def _crawl_summary(stats_file: Path, out: TextIO) -> None:
 def crawl_lines(stats: dict[str, Any], folder: Path) -> list[str]:
     """crawl-stats.json (crawler/report.py) in brief: pages, hosts, training verdicts, and every skip counter."""
     sessions = stats.get("sessions", 1)  # written from the second session on (a --resume)
-    warcs = len(list(folder.glob("*.warc.gz"))) + len(list(folder.glob("*.warc")))
+    # Recursive: a --workers crawl keeps each worker's WARC files in worker-K/ (crawler/distributed.py).
+    warcs = sum(1 for p in folder.rglob("*") if p.name.endswith((".warc.gz", ".warc"))
+                and not any(part.startswith(".") for part in p.relative_to(folder).parts))
     lines = [f"crawl {folder}: {sessions} session(s), finish: {stats.get('finish_reason', '-')}",
              f"  started {stats.get('start_time', '-')}, last finish {stats.get('finish_time', '-')}"]
     figures = {"pages": stats.get("winnow/pages", 0), "hosts": stats.get("winnow/hosts", 0),
                "failed": stats.get("winnow/pages_failed", 0),
-               "WARC files": f"{stats.get('winnow/warc/files', 0)} ({warcs} here)"}
+               "WARC files": f"{stats.get('winnow/warc/files', 0)} ({warcs} on disk)"}
     lines.append(_line("size", ", ".join(f"{k} {v}" for k, v in figures.items())).rstrip("\n"))
     allowed, denied = (stats.get(f"winnow/verdict/training_{v}", 0) for v in ("allowed", "denied"))
     judged = allowed + denied

@@ -190,10 +190,14 @@ def test_crawl_folder_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]
              "winnow/links_already_queued": 9, "downloader/request_count": 60}
     (tmp_path / "crawl-stats.json").write_text(json.dumps(stats))
     (tmp_path / "winnow-1-00001.warc.gz").write_bytes(b"")
+    (tmp_path / "worker-1").mkdir()  # a --workers crawl keeps each worker's files in its own folder
+    (tmp_path / "worker-1" / "winnow-2-00001.warc.gz").write_bytes(b"")
+    (tmp_path / ".crawl").mkdir()
+    (tmp_path / ".crawl" / "stale.warc.gz").write_bytes(b"")  # crawl state, not output
     code, out, _ = _inspect(capsys, str(tmp_path))
     assert code == 0
     assert out.startswith(f"crawl {tmp_path}: 2 session(s), finish: finished")
-    assert _field(out, "size") == "pages 40, hosts 3, failed 1, WARC files 2 (1 here)"
+    assert _field(out, "size") == "pages 40, hosts 3, failed 1, WARC files 2 (2 on disk)"
     assert _field(out, "training") == "allowed 30, denied 10 (75.0% allowed)"
     assert _field(out, "links skipped") == "extension=7, nofollow=4"
     assert _field(out, "gate refused") == "offsite=12"
