@@ -94,6 +94,7 @@ WINNOW_RENDER_INTERACT_MAX = 8.0  # seconds for overlays, scrolling and clicks t
 WINNOW_RENDER_MAX_SCROLLS = 20
 WINNOW_RENDER_MAX_CLICKS = 5
 WINNOW_RENDER_HOST_AFTER = 2  # renders that paid off before an origin is rendered directly
+WINNOW_RENDER_GUESS_SKIP_AFTER = 5  # script_heavy renders without gain before an origin gets no more of them
 WINNOW_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]
 WINNOW_RENDER_MAX_DOM_BYTES = 20 * 2**20  # as DOWNLOAD_MAXSIZE
 WINNOW_RENDER_JS_HEAP_MB = 512

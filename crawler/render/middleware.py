@@ -27,7 +27,8 @@ Scrapy and archived raw, marked with the failure (``winnow-render-error``).
 
 Stats (``winnow/render/...``): ``checked`` (pages assessed), ``reason/<reason>`` (renders by reason),
 ``pages`` (rendered DOMs archived), ``direct``, ``settled``/``unsettled``, ``errors/<error>``,
-``actions/<action>``, ``helpful``/``unhelpful``, ``hosts_direct``, ``raw_refetched``, ``fallback_plain``,
+``actions/<action>``, ``helpful``/``unhelpful``, ``hosts_direct``, ``hosts_guess_off`` and
+``skipped_guess_unhelpful_host`` (``GUESS_REASON`` below), ``raw_refetched``, ``fallback_plain``,
 ``contexts_recycled``, ``aborted/<reason>`` (crawler/render/subrequests.py).
 """
 
@@ -54,6 +55,12 @@ from crawler.render.subrequests import SubrequestPolicy, install, uninstall
 
 log = logging.getLogger(__name__)
 
+# The one detection rule that guesses (crawler/render/detect.py: a thin page outweighed by scripts; an external
+# script's size is assumed): an origin whose renders for it added nothing WINNOW_RENDER_GUESS_SKIP_AFTER times (5)
+# and never helped is not rendered for it any more. Seen on a real Sphinx docs site (bench/docsite_crawl.py): 12 of
+# 174 pages rendered for it, all 12 without gain, 14 s of browser time; spa_root and noscript_warning are explicit
+# signs of a page that needs scripts and are always rendered.
+GUESS_REASON = "script_heavy"
 MODES = ("auto", "always", "never")
 INIT_CALLBACK = "crawler.render.page.init_page"
 # No downloads, no service workers (their requests bypass page.route), a desktop viewport.
@@ -122,8 +129,11 @@ class RenderMiddleware:
         blocked = frozenset(t.strip().lower() for t in settings.getlist("WINNOW_RENDER_BLOCK_RESOURCES"))
         self.policy = SubrequestPolicy(crawler, blocked)
         self.goto_kwargs = {"wait_until": "commit", "timeout": self.limits.page_timeout * 1000}
+        self.skip_after = max(1, settings.getint("WINNOW_RENDER_GUESS_SKIP_AFTER", 5))
         self._helped: Counter[str] = Counter()
+        self._guesses_unhelpful: Counter[str] = Counter()
         self.direct_origins: set[str] = set()
+        self.guess_off_origins: set[str] = set()  # script_heavy renders never helped there: not rendered any more
         install(self.policy)
         self.stats.set_value("winnow/render/mode", self.mode)
         crawler.signals.connect(self._closed, signal=signals.spider_closed)
@@ -277,6 +287,9 @@ class RenderMiddleware:
         if not assessment.needed:
             return None
         reason = assessment.reason or "auto"
+        if reason == GUESS_REASON and origin(response.url) in self.guess_off_origins:
+            self.stats.inc_value("winnow/render/skipped_guess_unhelpful_host")
+            return None
         # The browser navigates to the page's final URL and is answered with the body Scrapy fetched (no second
         # request to the site for it: crawler/render/page.py); its subresources go through the usual policy.
         request = self._plain(response.request).replace(url=response.url, callback=NO_CALLBACK, errback=None)
@@ -300,16 +313,25 @@ class RenderMiddleware:
                            quiet=result.settled)
         outcome = self._outcome(response, reason, result)
         if outcome.dom is not None:
-            self._note_gain(response.url, assessment.words, visible_words(outcome.dom))
+            self._note_gain(response.url, assessment.words, visible_words(outcome.dom), reason)
         return outcome
 
-    def _note_gain(self, url: str, raw_words: int, rendered_words: int) -> None:
+    def _note_gain(self, url: str, raw_words: int, rendered_words: int, reason: str = "") -> None:
+        key = origin(url)
         if not text_gain(raw_words, rendered_words):
             self.stats.inc_value("winnow/render/unhelpful")
+            if reason == GUESS_REASON:
+                self._guesses_unhelpful[key] += 1
+                if (self._guesses_unhelpful[key] >= self.skip_after and not self._helped[key]
+                        and key not in self.guess_off_origins):
+                    self.guess_off_origins.add(key)
+                    self.stats.inc_value("winnow/render/hosts_guess_off")
+                    log.info("render: %s renders of %s pages added nothing on %s; no more renders there for %s",
+                             self.skip_after, GUESS_REASON, key, GUESS_REASON)
             return
         self.stats.inc_value("winnow/render/helpful")
-        key = origin(url)
         self._helped[key] += 1
+        self.guess_off_origins.discard(key)
         if self._helped[key] >= self.host_after and key not in self.direct_origins:
             self.direct_origins.add(key)
             self.stats.inc_value("winnow/render/hosts_direct")

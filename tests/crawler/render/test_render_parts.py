@@ -193,3 +193,35 @@ def test_render_settings(tmp_path: Path):
         build_settings(CrawlOptions(**opts, render="sometimes"))
     with pytest.raises(CrawlConfigError, match="Chromium"):
         build_settings(CrawlOptions(**opts, render="always", overrides={"WINNOW_CHROMIUM": str(tmp_path / "none")}))
+
+
+def test_an_origin_whose_guessed_renders_never_help_is_not_rendered_for_that_guess_any_more():
+    import asyncio
+
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.render.middleware import GUESS_REASON, RenderMiddleware
+    from crawler.render.subrequests import uninstall
+
+    crawler = get_crawler(settings_dict={"WINNOW_RENDER": "auto", "WINNOW_RENDER_GUESS_SKIP_AFTER": 3})
+    middleware = RenderMiddleware(crawler)
+    try:
+        docs, app = "https://docs.example/", "https://app.example/"
+        for i in range(3):  # a docs site: thin pages with many external scripts, nothing added by the browser
+            middleware._note_gain(f"{docs}p{i}.html", 80, 85, GUESS_REASON)
+            middleware._note_gain(f"{app}p{i}.html", 0, 30, "spa_root")  # other reasons never switch anything off
+        middleware._note_gain(f"{app}x.html", 10, 12, GUESS_REASON)
+        assert middleware.guess_off_origins == {"https://docs.example"}
+        scripts = "".join(f'<script src="/s{i}.js"></script>' for i in range(8))
+        page = HtmlResponse(f"{docs}next.html", body=f"<html><body><p>A short page.</p>{scripts}</body></html>",
+                            encoding="utf-8", request=Request(f"{docs}next.html"))
+        assert asyncio.run(middleware.maybe_render(page)) is None  # assessed as script_heavy, not rendered
+        stats = crawler.stats
+        assert stats.get_value("winnow/render/skipped_guess_unhelpful_host") == 1
+        assert stats.get_value("winnow/render/hosts_guess_off") == 1
+        middleware._note_gain(f"{docs}app.html", 10, 400, GUESS_REASON)  # one that helped switches it back on
+        assert middleware.guess_off_origins == set()
+    finally:
+        uninstall(middleware.policy)
