@@ -72,9 +72,9 @@ def records(warc: Path) -> list[Rec]:
 
 
 def _site_files() -> list[str]:
-    return sorted(
-        p.relative_to(DEFAULT_SITE_DIR).as_posix() for p in DEFAULT_SITE_DIR.rglob("*") if p.is_file()
-    )
+    # Files under dot-folders (/.well-known/tdmrep.json) are the crawl's business, not the sample's pages.
+    rels = (p.relative_to(DEFAULT_SITE_DIR).as_posix() for p in DEFAULT_SITE_DIR.rglob("*") if p.is_file())
+    return sorted(rel for rel in rels if not any(part.startswith(".") for part in rel.split("/")))
 
 
 def _responses(records: list[Rec], url: str) -> list[Rec]:
