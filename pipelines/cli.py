@@ -207,6 +207,15 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
     ann.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
 
 
+def _run_options_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the run options that `winnow run` and `winnow submit` share, if anything."""
+    if args.wave_files < 1:
+        return "--wave-files must be at least 1"
+    if not 0.0 <= args.max_error_rate <= 1.0:
+        return "--max-error-rate must be between 0 and 1"
+    return None
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from pipelines.readers import expand_inputs
     from pipelines.runner import ErrorBudgetExceeded, OutputMismatchError, RunOptions, run
@@ -220,11 +229,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not inputs:
         print(f"winnow run: no input files found in {args.input}", file=sys.stderr)
         return 2
-    if args.wave_files < 1:
-        print("winnow run: --wave-files must be at least 1", file=sys.stderr)
-        return 2
-    if not 0.0 <= args.max_error_rate <= 1.0:
-        print("winnow run: --max-error-rate must be between 0 and 1", file=sys.stderr)
+    if problem := _run_options_problem(args):
+        print(f"winnow run: {problem}", file=sys.stderr)
         return 2
     opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
@@ -428,11 +434,8 @@ def _cmd_quality(args: argparse.Namespace) -> int:
 def _cmd_submit(args: argparse.Namespace) -> int:
     from pipelines import jobs
 
-    if args.wave_files < 1:
-        print("winnow submit: --wave-files must be at least 1", file=sys.stderr)
-        return 2
-    if not 0.0 <= args.max_error_rate <= 1.0:
-        print("winnow submit: --max-error-rate must be between 0 and 1", file=sys.stderr)
+    if problem := _run_options_problem(args):
+        print(f"winnow submit: {problem}", file=sys.stderr)
         return 2
     run_args = ["--wave-files", str(args.wave_files), "--max-error-rate", str(args.max_error_rate)]
     run_args += ["--annotate"] if args.annotate else []

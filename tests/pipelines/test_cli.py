@@ -55,3 +55,18 @@ def test_run_then_inspect(tmp_path, capsys):
     assert "1 shard(s), 2 rows" in capsys.readouterr().out
     assert main(["inspect", str(out)]) == 0
     assert main(["inspect", str(tmp_path / "missing")]) == 2
+
+
+@pytest.mark.parametrize(("command", "option", "value", "message"), [
+    ("run", "--wave-files", "0", "--wave-files must be at least 1"),
+    ("run", "--max-error-rate", "1.5", "--max-error-rate must be between 0 and 1"),
+    ("submit", "--wave-files", "0", "--wave-files must be at least 1"),
+    ("submit", "--max-error-rate", "-1", "--max-error-rate must be between 0 and 1"),
+])
+def test_run_and_submit_refuse_bad_run_options(tmp_path, capsys, command, option, value, message):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text('{"id": "a", "text": "hello"}\n')
+    extra = ["--address", "http://127.0.0.1:9"] if command == "submit" else []
+    code = main([command, "light", "-i", str(inp), "-o", str(tmp_path / "out"), option, value, *extra])
+    assert code == 2 and f"winnow {command}: {message}" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
