@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from pipelines.config import BUNDLED, ConfigError, load_config
+from pipelines.runner_options import run_options_problem
 
 log = logging.getLogger("winnow")
 
@@ -116,55 +117,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("-o", "--output", default="out/demo", metavar="DIR",
                       help="where the crawl and the outputs go (default out/demo; a previous demo's is cleared)")
     demo.add_argument("--local", action="store_true", help="run the pipeline in this process instead of on Ray")
-    _add_jobs_parsers(sub)
+    from pipelines.jobs_cli import add_jobs_parsers
+
+    add_jobs_parsers(sub)
     return parser
-
-
-def _add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
-    """`winnow submit` and `winnow jobs` (pipelines/jobs.py): runs as Ray jobs on a cluster."""
-    address_help = ("the head's job server (its dashboard), e.g. http://HEAD:8265; default RAY_API_SERVER_ADDRESS "
-                    "or RAY_ADDRESS. Token auth: RAY_AUTH_MODE=token with RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
-                    "or ~/.ray/auth_token)")
-    submit = sub.add_parser(
-        "submit", help="run a pipeline on a Ray cluster as a Ray job",
-        description="Submit `winnow run` to a Ray cluster through Ray's Job Submission API: this checkout's code "
-        "(without .venv, out/, .git, caches) and the config are shipped as the job's runtime_env; the job runs "
-        "`PYTHON -m pipelines.cli run ... --address auto` on the head. Paths are the cluster's, absolute.")
-    submit.add_argument("config", metavar="CONFIG", help=f"pipeline YAML (shipped with the job), or a bundled one: "
-                        f"{', '.join(BUNDLED)}")
-    submit.add_argument("--address", metavar="URL", help=address_help)
-    submit.add_argument("-i", "--input", nargs="+", required=True, metavar="PATH",
-                        help="input files, folders or globs, absolute paths as the cluster sees them")
-    submit.add_argument("-o", "--output", required=True, metavar="DIR",
-                        help="output folder, an absolute path on the cluster (shared by its nodes)")
-    submit.add_argument("--annotate", action="store_true", help="as for winnow run")
-    submit.add_argument("--wave-files", type=int, default=16, metavar="N", help="as for winnow run (default 16)")
-    submit.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
-                        help="earlier output folder(s) on the cluster: only documents new to them are kept")
-    submit.add_argument("--max-error-rate", type=float, default=0.5, metavar="R",
-                        help="as for winnow run (default 0.5)")
-    submit.add_argument("--python", metavar="PATH",
-                        help="the cluster's python with winnow's packages (default: this one, "
-                        f"{sys.executable}, right for a head started from this venv)")
-    submit.add_argument("--submission-id", metavar="ID",
-                        help="the job's id (default: Ray's raysubmit_...); a second job with the same id is refused")
-    submit.add_argument("--wait", action="store_true",
-                        help="stream the job's logs until it ends; exit 0 only if it SUCCEEDED")
-
-    jobs = sub.add_parser("jobs", help="list, inspect, follow or stop Ray jobs",
-                          description="Jobs on a Ray cluster (those of winnow submit and any other).")
-    jsub = jobs.add_subparsers(dest="jobs_command", required=True, metavar="ACTION")
-    for name, help_text in (("list", "every job of the cluster, oldest first"),
-                            ("status", "a job's status, times, message and entrypoint"),
-                            ("logs", "a job's output (--follow: until it ends)"),
-                            ("stop", "stop a running job")):
-        action = jsub.add_parser(name, help=help_text, description=help_text)
-        if name != "list":
-            action.add_argument("job_id", metavar="ID", help="submission id (raysubmit_...) or job id")
-        action.add_argument("--address", metavar="URL", help=address_help)
-        if name == "logs":
-            action.add_argument("-f", "--follow", action="store_true",
-                                help="stream until the job ends; exit 0 only if it SUCCEEDED")
 
 
 def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
@@ -207,15 +163,6 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
     ann.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
 
 
-def _run_options_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the run options that `winnow run` and `winnow submit` share, if anything."""
-    if args.wave_files < 1:
-        return "--wave-files must be at least 1"
-    if not 0.0 <= args.max_error_rate <= 1.0:
-        return "--max-error-rate must be between 0 and 1"
-    return None
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     from pipelines.readers import expand_inputs
     from pipelines.runner import ErrorBudgetExceeded, OutputMismatchError, RunOptions, run
@@ -229,7 +176,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not inputs:
         print(f"winnow run: no input files found in {args.input}", file=sys.stderr)
         return 2
-    if problem := _run_options_problem(args):
+    if problem := run_options_problem(args.wave_files, args.max_error_rate):
         print(f"winnow run: {problem}", file=sys.stderr)
         return 2
     opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
@@ -431,73 +378,16 @@ def _cmd_quality(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_submit(args: argparse.Namespace) -> int:
-    from pipelines import jobs
-
-    if problem := _run_options_problem(args):
-        print(f"winnow submit: {problem}", file=sys.stderr)
-        return 2
-    run_args = ["--wave-files", str(args.wave_files), "--max-error-rate", str(args.max_error_rate)]
-    run_args += ["--annotate"] if args.annotate else []
-    job_id = None
-    try:
-        load_config(args.config, annotate=args.annotate)  # a typo is refused here, not minutes later on the cluster
-        sub = jobs.build_submission(args.config, args.input, args.output, python=args.python, run_args=run_args,
-                                    dedup_against=args.dedup_against)
-        client = jobs.connect(args.address)
-        job_id = jobs.submit(client, sub, args.submission_id)
-        print(f"submitted {job_id}: {sub.entrypoint}", flush=True)
-        if not args.wait:
-            print(f"follow it with: winnow jobs logs {job_id} --follow --address {args.address or '$RAY_ADDRESS'}")
-            return 0
-        state = jobs.follow(client, job_id)
-    except (ConfigError, jobs.JobsError) as exc:
-        print(f"winnow submit: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # the job is the cluster's now: leaving the stream must not look like stopping it
-        if job_id is None:
-            return 130
-        print(f"\nwinnow submit: no longer following {job_id}; it goes on (winnow jobs stop {job_id} stops it)",
-              file=sys.stderr)
-        return 130
-    print(f"job {job_id}: {state}", file=sys.stderr)
-    return 0 if state == "SUCCEEDED" else 1
-
-
-def _cmd_jobs(args: argparse.Namespace) -> int:
-    from pipelines import jobs
-
-    try:
-        client = jobs.connect(args.address)
-        if args.jobs_command == "list":
-            print("\n".join(jobs.table(jobs.list_jobs(client))))
-        elif args.jobs_command == "status":
-            print("\n".join(jobs.describe(jobs.status(client, args.job_id))))
-        elif args.jobs_command == "stop":
-            was_running = jobs.stop(client, args.job_id)
-            print(f"{args.job_id}: {'stopping' if was_running else 'was not running'}")
-        elif args.follow:
-            state = jobs.follow(client, args.job_id)
-            print(f"job {args.job_id}: {state}", file=sys.stderr)
-            return 0 if state == "SUCCEEDED" else 1
-        else:
-            sys.stdout.write(jobs.logs(client, args.job_id))
-    except jobs.JobsError as exc:
-        print(f"winnow jobs {args.jobs_command}: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
+    from pipelines.jobs_cli import cmd_jobs, cmd_submit
+
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality,
-                "report": _cmd_report, "submit": _cmd_submit, "jobs": _cmd_jobs, "demo": _cmd_demo}
+                "report": _cmd_report, "submit": cmd_submit, "jobs": cmd_jobs, "demo": _cmd_demo}
     return commands[args.command](args)
 
 
