@@ -19,10 +19,13 @@ many hosts, or short delays, with a spare core. Run both: ``--delay 0.3`` (delay
 Measured (2026-12, 2 cores shared with the site server and other jobs; two rounds, medians; pages/s over the crawl
 window, then over the whole command): 8 hosts x 60 pages at 0.3 s: 21.0 plain, 20.8 with 2 workers (0.99x; 0.76x
 whole command, Ray's start included); 8 x 600 at 1 ms: 169 vs 173 (1.02x; 0.82x); 16 x 300 at 1 ms: 268 vs 332
-(1.25x; 0.78x); 16 x 1,000 at 1 ms: 256 vs 333 (1.28x; 1.11x).
+(1.25x; 0.78x); 16 x 1,000 at 1 ms: 256 vs 333 (1.28x; 1.11x). 48 hosts x 60 pages at 0.5 s, two rounds, with a
+third crawl each round, one process at CONCURRENT_REQUESTS=32 (``--also-plain-at 32``): 70 plain, 72 with 2 workers
+(1.03x; 0.78x whole command), 71 for one process at 32 (1.02x): the one process was not short of request slots
+either; all three crawls took about 41 s for a floor of 61 pages x 0.5 s = 30.5 s per host.
 
 Usage: ``.venv/bin/python bench/distributed_crawl_bench.py [--hosts 8] [--pages-per-host 60] [--delay 0.3]
-[--rounds 1] [--json FILE]``.
+[--rounds 1] [--concurrency 16] [--also-plain-at N] [--json FILE]``.
 """
 
 from __future__ import annotations
@@ -57,19 +60,20 @@ def site(name: str, pages: int) -> dict[str, Route]:
     return routes
 
 
-def settings(delay: float) -> list[str]:
+def settings(delay: float, concurrency: int) -> list[str]:
     out = []
-    for item in ("CONCURRENT_REQUESTS=16", "CONCURRENT_REQUESTS_PER_DOMAIN=1", f"DOWNLOAD_DELAY={delay}",
+    for item in (f"CONCURRENT_REQUESTS={concurrency}", "CONCURRENT_REQUESTS_PER_DOMAIN=1", f"DOWNLOAD_DELAY={delay}",
                  "AUTOTHROTTLE_ENABLED=False", "LOG_LEVEL=WARNING"):
         out += ["-s", item]
     return out
 
 
-def crawl_once(servers: list[SiteServer], out: Path, workers: int, delay: float, pages_per_host: int) -> dict:
+def crawl_once(servers: list[SiteServer], out: Path, workers: int, delay: float, pages_per_host: int,
+               concurrency: int) -> dict:
     for server in servers:
         server.hits.clear()
     cmd = [WINNOW, "crawl", *[s.url("/") for s in servers], "--output", str(out), "--allow-private", "--render",
-           "never", "--max-pages", "1000000", "--max-depth", "2", "--no-progress", *settings(delay)]
+           "never", "--max-pages", "1000000", "--max-depth", "2", "--no-progress", *settings(delay, concurrency)]
     if workers:
         cmd += ["--workers", str(workers)]
     start = time.monotonic()
@@ -85,7 +89,8 @@ def crawl_once(servers: list[SiteServer], out: Path, workers: int, delay: float,
     assert len(per_path) == expected and max(per_path.values()) == 1, "every page once"
     pages = stats["winnow/pages"]
     window = max(times) - min(times)
-    return {"workers": workers or 1, "pages": pages, "wall_s": round(wall, 2), "crawl_window_s": round(window, 2),
+    return {"workers": workers or 1, "concurrency": concurrency, "pages": pages, "wall_s": round(wall, 2),
+            "crawl_window_s": round(window, 2),
             "pages_per_s_wall": round(pages / wall, 2), "pages_per_s_window": round(pages / window, 2)}
 
 
@@ -95,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages-per-host", type=int, default=60)
     parser.add_argument("--delay", type=float, default=0.3, help="DOWNLOAD_DELAY in seconds (default 0.3)")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=16,
+                        help="CONCURRENT_REQUESTS of each crawl process (default 16, Scrapy's and winnow's)")
+    parser.add_argument("--also-plain-at", type=int, metavar="N",
+                        help="also crawl with one process at CONCURRENT_REQUESTS=N each round (e.g. 2 x --concurrency)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     servers = [SiteServer(host=f"127.0.0.{2 + i}") for i in range(args.hosts)]
@@ -105,10 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="dist-bench-") as tmp:
             for rnd in range(args.rounds):
-                order = (0, 2) if rnd % 2 == 0 else (2, 0)
-                for workers in order:
-                    run = crawl_once(servers, Path(tmp) / f"r{rnd}-w{workers}", workers, args.delay,
-                                     args.pages_per_host)
+                order = [(0, args.concurrency), (2, args.concurrency)]
+                if args.also_plain_at:
+                    order.append((0, args.also_plain_at))
+                if rnd % 2:
+                    order.reverse()
+                for workers, concurrency in order:
+                    run = crawl_once(servers, Path(tmp) / f"r{rnd}-w{workers}-c{concurrency}", workers, args.delay,
+                                     args.pages_per_host, concurrency)
                     run["round"] = rnd
                     runs.append(run)
                     print(json.dumps(run), flush=True)
@@ -116,14 +129,18 @@ def main(argv: list[str] | None = None) -> int:
         for server in servers:
             server.stop()
 
-    def median(key: str, workers: int) -> float:
-        values = sorted(r[key] for r in runs if r["workers"] == workers)
+    def median(key: str, workers: int, concurrency: int) -> float:
+        values = sorted(r[key] for r in runs if r["workers"] == workers and r["concurrency"] == concurrency)
         return values[len(values) // 2]
 
     summary = {"hosts": args.hosts, "pages_per_host": args.pages_per_host, "delay_s": args.delay,
-               "rounds": args.rounds, "runs": runs}
+               "concurrency": args.concurrency, "rounds": args.rounds, "runs": runs}
     for key in ("pages_per_s_wall", "pages_per_s_window"):
-        summary[f"{key}_ratio_workers2_vs_1"] = round(median(key, 2) / median(key, 1), 3)
+        plain = median(key, 1, args.concurrency)
+        summary[f"{key}_ratio_workers2_vs_1"] = round(median(key, 2, args.concurrency) / plain, 3)
+        if args.also_plain_at:
+            summary[f"{key}_ratio_plain_at_{args.also_plain_at}_vs_1"] = round(
+                median(key, 1, args.also_plain_at) / plain, 3)
     print(json.dumps({k: v for k, v in summary.items() if k != "runs"}, indent=2))
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
