@@ -251,15 +251,84 @@ INTERLEAVED_SCHEMA = _schema(
     ],
 )
 
+@dataclass
+class ImageRecord:
+    """A fetched image (``winnow images fetch``, issue 17), one row per image_text pair or interleaved image segment.
+
+    ``id`` is the pair's id for ``output == "image_text"`` (join ``image_text`` on ``id``) and
+    ``"<interleaved id>/<segment index>"`` for ``output == "interleaved"`` (``doc_id`` and ``segment`` say the same
+    in columns). ``url`` is the page the image is on, ``fetched_at`` when the image was fetched; the policy fields
+    combine the page's record with the image response's own signals. ``sha256`` is of the bytes as fetched, ``image``
+    holds the stored bytes (re-encoded only when resized); ``phash``/``dhash`` are 64-bit perceptual hashes as 16 hex
+    digits (imagehash), computed on the decoded image.
+    """
+
+    kind: ClassVar[str] = "image"
+    id: str
+    url: str | None
+    source: str
+    fetched_at: datetime | None = None
+    training_allowed: bool | None = None
+    policy_signals: list[str] = field(default_factory=list)
+    output: str | None = None  # "image_text" | "interleaved": which output the image was referenced from
+    doc_id: str | None = None  # the page's Document / InterleavedDoc id
+    segment: int | None = None  # index into InterleavedDoc.segments; null for image_text pairs
+    image_url: str | None = None
+    fetched_url: str | None = None  # after redirects
+    alt: str | None = None
+    caption: str | None = None
+    http_status: int | None = None
+    content_type: str | None = None
+    image_format: str | None = None  # Pillow's format name of the stored bytes: JPEG, PNG, WEBP, GIF, ...
+    width: int | None = None  # of the stored image
+    height: int | None = None
+    original_width: int | None = None  # as fetched, before any resize
+    original_height: int | None = None
+    image: bytes | None = None
+    sha256: str | None = None
+    phash: str | None = None
+    dhash: str | None = None
+    clip_score: float | None = None  # image-text alignment (filters/clip_score.py); null until scored
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+IMAGE_SCHEMA = _schema(
+    "image",
+    [
+        pa.field("output", pa.string()),
+        pa.field("doc_id", pa.string()),
+        pa.field("segment", pa.int32()),
+        pa.field("image_url", pa.string()),
+        pa.field("fetched_url", pa.string()),
+        pa.field("alt", pa.string()),
+        pa.field("caption", pa.string()),
+        pa.field("http_status", pa.int32()),
+        pa.field("content_type", pa.string()),
+        pa.field("image_format", pa.string()),
+        pa.field("width", pa.int32()),
+        pa.field("height", pa.int32()),
+        pa.field("original_width", pa.int32()),
+        pa.field("original_height", pa.int32()),
+        pa.field("image", pa.large_binary()),
+        pa.field("sha256", pa.string()),
+        pa.field("phash", pa.string()),
+        pa.field("dhash", pa.string()),
+        pa.field("clip_score", pa.float32()),
+    ],
+)
+
 # kind -> (record class, schema)
 KINDS: dict[str, tuple[type, pa.Schema]] = {
     "page": (Page, PAGE_SCHEMA),
     "document": (Document, DOCUMENT_SCHEMA),
     "image_text": (ImageTextPair, IMAGE_TEXT_SCHEMA),
     "interleaved": (InterleavedDoc, INTERLEAVED_SCHEMA),
+    "image": (ImageRecord, IMAGE_SCHEMA),
 }
 # Output kinds and the folder each is written to under the output directory.
-OUTPUT_DIRS: dict[str, str] = {"document": "text", "image_text": "image_text", "interleaved": "interleaved"}
+OUTPUT_DIRS: dict[str, str] = {"document": "text", "image_text": "image_text", "interleaved": "interleaved",
+                               "image": "images"}
 
 
 # A step that produces several kinds from one input (extraction: text, image-text pairs and interleaved
@@ -447,6 +516,8 @@ def python_type_to_arrow_ok(annotation: Any, arrow_type: pa.DataType) -> bool:
         return pa.types.is_floating(arrow_type)
     if annotation is datetime:
         return pa.types.is_timestamp(arrow_type)
+    if annotation is bytes:
+        return pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type)
     if typing.get_origin(annotation) is list:
         (item,) = typing.get_args(annotation)
         if not pa.types.is_list(arrow_type):

@@ -1,14 +1,16 @@
-"""Input readers: WARC archives to Page rows, JSONL/Parquet corpora to Document rows.
+"""Input readers: WARC archives to Page rows, JSONL/Parquet corpora to Document rows, winnow's own shards to
+their own kind.
 
 The runner calls three functions:
 
 - ``expand_inputs(paths)``: files, folders (searched recursively) and glob patterns to a sorted list
   of absolute file paths;
-- ``input_kind(path)``: ``"page"`` or ``"document"``, from the file name alone;
+- ``input_kind(path)``: ``"page"`` or ``"document"`` from the file name; for a Parquet file whose footer
+  says it is a winnow ``image_text``, ``interleaved`` or ``image`` shard, that kind (``readers/shards.py``);
 - ``input_labels(paths)``: each input's name in ``source`` and derived ids (its file name, or the end of its
   path that tells same-named inputs apart);
-- ``read_input(path, batch_rows, name)``: record tables with exactly ``records.PAGE_SCHEMA`` or
-  ``records.DOCUMENT_SCHEMA``, at most ``batch_rows`` rows each.
+- ``read_input(path, batch_rows, name)``: record tables with exactly the schema of the input's kind
+  (``records.PAGE_SCHEMA``, ``DOCUMENT_SCHEMA``, ...), at most ``batch_rows`` rows each.
 
 Reading never raises for bad data: a damaged file yields what could be read before the damage and
 one ``read.corrupt_input`` tombstone, a skipped record yields a tombstone with its reason, so that
@@ -50,11 +52,17 @@ def stable_id(key: str) -> str:
 
 
 def input_kind(path: str) -> str:
-    """``"page"`` for WARC files, ``"document"`` for JSONL/Parquet; ValueError for anything else."""
+    """``"page"`` for WARC files, ``"document"`` for JSONL/Parquet, the kind in the footer for winnow's own
+    ``image_text`` / ``interleaved`` / ``image`` shards (``pipelines.readers.shards``); ValueError for anything
+    else."""
     name = os.path.basename(path).lower()
     if name.endswith(PAGE_SUFFIXES):
         return "page"
     if name.endswith(DOCUMENT_SUFFIXES):
+        if name.endswith(".parquet"):
+            from pipelines.readers.shards import shard_kind
+
+            return shard_kind(path) or "document"
         return "document"
     raise ValueError(
         f"unsupported input file type: {path} (supported: {', '.join(PAGE_SUFFIXES)}, "
@@ -138,6 +146,11 @@ def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Ite
     kind = input_kind(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"input not found: {path}")
+    from pipelines.readers.shards import SHARD_KINDS, iter_shard_tables
+
+    if kind in SHARD_KINDS:  # winnow's own shards: whole tables of their kind, every column kept
+        yield from iter_shard_tables(path, kind, name or os.path.basename(path), batch_rows)
+        return
     # Imported here so that reading Parquet does not import warcio and vice versa.
     if kind == "page":
         from pipelines.readers.warc import iter_pages as rows
