@@ -1,6 +1,6 @@
 """``winnow inspect``: what is in a shard, a shard folder, a whole output folder or a crawl folder.
 
-For each output folder (``text``, ``image_text``, ``interleaved``): rows, languages, page types, top hosts,
+For each output folder (``text``, ``image_text``, ``interleaved``, ``images``): rows, languages, page types, top hosts,
 quality-score quantiles and the ``training_allowed`` share (each only where the schema has the column), then
 sample rows. For a whole output folder also the run (``manifest.json``), a warning when the run is not finished or
 a wave is uncommitted, and the funnel of ``stats.json``. For a crawl folder, ``crawl-stats.json`` in brief.
@@ -32,7 +32,8 @@ WIDTH = 118  # wrap long lines here
 QUANTILES = (("min", 0.0), ("p10", 0.1), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("max", 1.0))
 # Columns summarised per output folder, when the schema has them; the kind-specific ones are read in _kind_summary.
 SUMMARY_COLUMNS = ("url", "lang", "page_type", "quality_score", "training_allowed", "dropped_by")
-KIND_COLUMNS = {"image_text": ("doc_id", "image_url", "caption", "width"), "interleaved": ("segments",)}
+KIND_COLUMNS = {"image_text": ("doc_id", "image_url", "caption", "width"), "interleaved": ("segments",),
+                "image": ("image_format", "original_width", "original_height", "sha256", "clip_score")}
 # Output-folder layout written by pipelines/runner.py (kept literal here: inspect must not import the runner's
 # Ray and reader machinery just to look at a folder).
 PROGRESS_DIR, TIMING_DIR = "_progress", "_timing"
@@ -333,6 +334,17 @@ def _kind_summary(parts: list[pa.Table], kind: str) -> list[str]:
         return [f"interleaved: {len(segments)} documents, {sum(texts) / len(segments):.1f} text and "
                 f"{sum(images) / len(segments):.1f} image segments per document; "
                 f"{sum(1 for n in images if n)} with at least one image"]
+    if kind == "image" and {"image_format", "original_width", "original_height", "sha256"} <= set(table.column_names):
+        sides = sorted(min(w, h) for w, h in zip(table.column("original_width").to_pylist(),
+                                                 table.column("original_height").to_pylist(), strict=True)
+                       if w and h)
+        lines = [f"images: {len(set(table.column('sha256').to_pylist()))} distinct (sha256) of {table.num_rows}; "
+                 f"formats {_top(Counter(table.column('image_format').to_pylist()))}"
+                 + (f"; shorter side as fetched: median {sides[len(sides) // 2]} px" if sides else "")]
+        if "clip_score" in table.column_names:
+            scores = [s for s in table.column("clip_score").to_pylist() if s is not None]
+            lines.append(f"clip_score: {_quantiles(scores) if scores else 'not scored'}")
+        return lines
     return []
 
 
@@ -346,6 +358,8 @@ def _preview(row: dict) -> dict:
     for key, value in row.items():
         if key == "segments" and isinstance(value, list):
             value = _preview_segments(value)
+        elif isinstance(value, bytes):  # an image's bytes: their size says enough
+            value = f"<{len(value):,} bytes>"
         elif isinstance(value, str) and len(value) > PREVIEW_CHARS:
             value = value[:PREVIEW_CHARS].replace("\n", " ") + "…"
         out[key] = value

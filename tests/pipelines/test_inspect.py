@@ -209,3 +209,20 @@ def test_crawl_folder_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     (tmp_path / "crawl-stats.json").write_text("{not json")
     code, _, err = _inspect(capsys, str(tmp_path))
     assert code == 2 and "crawl-stats.json: not readable JSON" in err
+
+
+def test_images_folder_summary_and_bytes_not_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipelines.records import ImageRecord
+
+    blob = b"\x89PNG" + bytes(5000)
+    rows = [ImageRecord(id=f"p{i}", url="http://a.test/", source=f"s@{i}", image=blob, sha256="ab" if i < 2 else "cd",
+                        image_format="PNG" if i else "JPEG", original_width=400 + i, original_height=300,
+                        clip_score=None if i == 3 else 0.25 + i / 10)
+            for i in range(4)]
+    ShardWriter(str(tmp_path), "w1")(to_table(rows, "image"))
+    code, out, _ = _inspect(capsys, str(tmp_path / "images"), "--sample", "1")
+    assert code == 0
+    assert "4 rows, kind: image" in out
+    assert "images: 2 distinct (sha256) of 4; formats PNG=3, JPEG=1; shorter side as fetched: median 300 px" in out
+    assert "clip_score: n=3  min 0.250  p10 0.250  p25 0.350  p50 0.350" in out
+    assert "<5,004 bytes>" in out and "\\x00" not in out
