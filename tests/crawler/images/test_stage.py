@@ -1,0 +1,93 @@
+"""FetchImages as a pipeline step: `winnow run` over an earlier run's image_text/interleaved output fetches the
+images with the crawler's conduct; every pair is an image row or a tombstone with the fetch's reason."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from crawler.images.stage import FetchImages
+from crawler.site_server import Route, SiteServer
+from pipelines.config import load_config
+from pipelines.readers import expand_inputs
+from pipelines.runner import RunOptions, run
+from tests.crawler.images.helpers import interleaved, make_image, pair, write_output
+
+CONFIG = textwrap.dedent("""\
+    steps:
+      - use: crawler.images.stage.FetchImages
+        with: {allow_private: true, settings: {DOWNLOAD_DELAY: 0, AUTOTHROTTLE_ENABLED: false}}
+      - use: crawler.images.stage.FetchImages
+        name: fetch_images_interleaved
+        with: {kind: interleaved, allow_private: true, settings: {DOWNLOAD_DELAY: 0, AUTOTHROTTLE_ENABLED: false}}
+      - use: filters.image_size.ImageSize
+        with: {min_side: 40}
+""")
+
+
+@pytest.fixture
+def site():
+    server = SiteServer()
+    server.routes = {
+        "/robots.txt": Route(body="User-agent: *\nDisallow: /private/\n", content_type="text/plain"),
+        "/a.png": Route(body=make_image("PNG", (64, 48), seed=1), content_type="image/png"),
+        "/b.jpg": Route(body=make_image("JPEG", (80, 60), seed=2), content_type="image/jpeg"),
+        "/tiny.png": Route(body=make_image("PNG", (30, 30), seed=3), content_type="image/png"),
+        "/private/c.png": Route(body=make_image("PNG", (64, 48), seed=4), content_type="image/png"),
+    }
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_run_fetches_and_accounts_for_every_pair(site: SiteServer, tmp_path: Path) -> None:
+    first = write_output(tmp_path / "first", [
+        pair("p1", site.url("/a.png")), pair("p2", site.url("/b.jpg")), pair("p3", site.url("/private/c.png")),
+        pair("p4", site.url("/missing.png")), pair("p5", site.url("/tiny.png")),
+    ], [interleaved("d1", [site.url("/a.png"), site.url("/b.jpg")]), interleaved("d2", [])])
+    config = tmp_path / "images.yaml"
+    config.write_text(CONFIG)
+    out = tmp_path / "lane"
+    stats = run(RunOptions(config=load_config(str(config)), inputs=expand_inputs([str(first)]), output=out,
+                           local=True, progress=False))
+
+    images = pd.read_parquet(out / "images").set_index("id")
+    assert sorted(images.index) == ["d1/1", "d1/3", "p1", "p2"]
+    assert images.loc["p2", "image_format"] == "JPEG" and images.loc["p2", "original_width"] == 80
+    assert images.loc["d1/3", "output"] == "interleaved" and images.loc["d1/3", "segment"] == 3
+    assert images.loc["p1", "sha256"] == images.loc["d1/1", "sha256"]
+    steps = {s["step"]: s for s in stats["steps"]}
+    fetch = steps["fetch_images"]
+    assert fetch["in"] == 5 and fetch["kept"] == 3
+    assert fetch["dropped"] == {"robots_disallowed": 1, "http_404": 1}
+    inter = steps["fetch_images_interleaved"]
+    assert inter["in"] == 3 and inter["kept"] == 2 and inter["dropped"] == {"no_images": 1}
+    assert steps["image_size"]["dropped"] == {"small_image": 1}
+    # the fetch honoured robots.txt: the disallowed image was never requested
+    assert not [h for h in site.hits if h.path.startswith("/private/")]
+
+
+def test_a_rerun_after_the_fetch_fetches_nothing_again(site: SiteServer, tmp_path: Path) -> None:
+    first = write_output(tmp_path / "first", [pair("p1", site.url("/a.png")), pair("p2", site.url("/b.jpg"))])
+    config = tmp_path / "images.yaml"
+    config.write_text(CONFIG)
+    stage_out = tmp_path / "lane"
+    opts = RunOptions(config=load_config(str(config)), inputs=expand_inputs([str(first / "image_text")]),
+                      output=stage_out, local=True, progress=False)
+    run(opts)
+    images = [h for h in site.hits if h.path in ("/a.png", "/b.jpg")]
+    assert len(images) == 2
+    run(opts)  # the wave is committed: nothing to do
+    assert len([h for h in site.hits if h.path in ("/a.png", "/b.jpg")]) == 2
+
+
+def test_bad_arguments_fail_at_load() -> None:
+    with pytest.raises(ValueError, match="kind"):
+        FetchImages(kind="document")
+    with pytest.raises(ValueError, match="resize"):
+        FetchImages(resize=0)
+    with pytest.raises(ValueError, match="settings"):
+        FetchImages(settings=["DOWNLOAD_DELAY=0"])  # type: ignore[arg-type]
