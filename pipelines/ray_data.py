@@ -25,6 +25,7 @@ import ray
 import ray.data
 from ray.data.context import ShuffleStrategy
 
+from pipelines.config import ConfigError
 from pipelines.dataset import Dataset, TableFn
 from pipelines.records import Unbundle
 from pipelines.step import Step
@@ -37,6 +38,7 @@ warnings.filterwarnings("ignore", message="The minimum number of concurrent acto
 ACTOR_CPUS = 0.5
 MIN_ACTOR_CPUS = 0.05
 SHUFFLE_PARTITIONS_PER_CPU = 4
+GPU_BATCH_ROWS = 256  # rows per GPU batch for a step that does not say (Ray Data needs one for a GPU map)
 
 
 def init_ray(address: str | None = None) -> None:
@@ -126,6 +128,12 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
          batch_size: int | None = None, num_cpus: float | None = None) -> ray.data.Dataset:
     """The single call site of ``map_batches``."""
     if actor_of is not None:
+        gpus = actor_of.num_gpus or None
+        if gpus and batch_size is None:
+            # Ray Data refuses a GPU map without a batch size; a step that batches its model says how many rows
+            # it takes at a time (ClipScore.batch_size), a group of steps the largest of its members'.
+            sizes = [getattr(s, "batch_size", None) for s in getattr(actor_of, "steps", [actor_of])]
+            batch_size = max((n for n in sizes if isinstance(n, int)), default=GPU_BATCH_ROWS)
         return ds.map_batches(
             _StepActor,
             fn_constructor_args=(actor_of,),
@@ -133,7 +141,7 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
             batch_size=batch_size,
             compute=ray.data.ActorPoolStrategy(size=_actor_pool_size()),
             num_cpus=_actor_cpus(),
-            num_gpus=actor_of.num_gpus or None,
+            num_gpus=gpus,
         )
     # num_cpus None: Ray's default (one CPU)
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus)
@@ -165,6 +173,13 @@ class RayDataset:
         return cls(ray.data.from_arrow(tables) if tables else ray.data.from_items([]))
 
     def apply_step(self, step: Step) -> RayDataset:
+        wanted = step.num_gpus or 0
+        if wanted:
+            # Ray would wait for ever for an actor it can never place: say so instead.
+            have = ray.cluster_resources().get("GPU", 0)
+            if wanted > have:
+                raise ConfigError(f"step {step.name} asks Ray for {wanted:g} GPU(s) per actor and the cluster has "
+                                  f"{have:g}; use device: auto (the CPU when there is no GPU) or a cluster with GPUs")
         if step.needs_actor:
             return RayDataset(_map(self._ds, step, actor_of=step))
         return RayDataset(_map(self._ds, step, num_cpus=_task_cpus(step)))
