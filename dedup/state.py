@@ -1,4 +1,4 @@
-"""Bucketed state files of the MinHash stage, in the output's ``_state/<stage>/``.
+"""Bucketed state files of the dedup stages (MinHash, images), in the output's ``_state/<stage>/``.
 
 Every wave writes, per bucket, ``<wave>-bands-b<NNN>.parquet`` (band key, document key of every document that
 reached the stage alive) and, with verification, ``<wave>-shingles-<hash>.parquet`` per signature batch (document
@@ -9,7 +9,7 @@ corpus is looked up, never re-hashed or re-shuffled. File names start with the w
 of an interrupted wave removes them. ``<wave>-labels-b<NNN>.parquet`` holds one wave's decisions (dropped
 document -> keeper).
 
-The MinHash parameters are written into every file's metadata; a previous output made with other parameters is
+The stage's parameters are written into every file's metadata; a previous output made with other parameters is
 refused (its band keys would silently never match).
 """
 
@@ -94,12 +94,12 @@ def read_bucket(paths: tuple[str, ...], bucket: int, schema: pa.Schema) -> pa.Ta
 
 
 def check_params(files: dict[int, tuple[str, ...]], params: dict[str, object], where: str) -> None:
-    """Refuse state written with other MinHash parameters."""
+    """Refuse state written with other dedup parameters."""
     for paths in files.values():
         meta = pq.read_schema(paths[0]).metadata or {}
         found = json.loads(meta.get(PARAMS_KEY, b"{}"))
         if found != params:
-            raise ValueError(f"{where} was made with MinHash parameters {found}, this stage uses {params}: "
+            raise ValueError(f"{where} was made with dedup parameters {found}, this stage uses {params}: "
                              "band keys would never match; use the same parameters")
         return
 

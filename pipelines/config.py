@@ -36,7 +36,7 @@ STEP_KEYS = {"use", "with", "name"}
 OUTPUT_RANGES = {"max_rows_per_shard": (1, 2**31 - 1), "max_bytes_per_shard": (1024, 2**40),
                  "compression_level": (1, 22)}
 OUTPUT_KEYS = set(OUTPUT_RANGES)
-BUNDLED = ("default", "light", "filters", "dedup")
+BUNDLED = ("default", "light", "filters", "dedup", "images")
 
 
 class ConfigError(ValueError):
