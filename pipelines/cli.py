@@ -117,9 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("-o", "--output", default="out/demo", metavar="DIR",
                       help="where the crawl and the outputs go (default out/demo; a previous demo's is cleared)")
     demo.add_argument("--local", action="store_true", help="run the pipeline in this process instead of on Ray")
+    from pipelines.images_cli import add_images_parsers
     from pipelines.jobs_cli import add_jobs_parsers
 
     add_jobs_parsers(sub)
+    add_images_parsers(sub)
     return parser
 
 
@@ -379,6 +381,7 @@ def _cmd_quality(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pipelines.images_cli import cmd_images
     from pipelines.jobs_cli import cmd_jobs, cmd_submit
 
     args = _parser().parse_args(argv)
@@ -387,7 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     for noisy in ("trafilatura", "htmldate", "courlan", "charset_normalizer"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     commands = {"run": _cmd_run, "crawl": _cmd_crawl, "inspect": _cmd_inspect, "quality": _cmd_quality,
-                "report": _cmd_report, "submit": cmd_submit, "jobs": cmd_jobs, "demo": _cmd_demo}
+                "report": _cmd_report, "submit": cmd_submit, "jobs": cmd_jobs, "demo": _cmd_demo,
+                "images": cmd_images}
     return commands[args.command](args)
 
 

@@ -161,6 +161,8 @@ class Attach:
                     continue
                 if "skip" in entry:
                     skips.setdefault(entry["id"], entry["skip"])
+                elif "duplicate" in entry:  # a second input row with an id the fetch had handled already
+                    skips.setdefault(entry["duplicate"], "duplicate_id")
         self._index, self._skips = index, skips
 
     def __call__(self, table: pa.Table) -> pa.Table:

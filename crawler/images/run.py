@@ -1,0 +1,260 @@
+"""Run ``winnow images fetch`` in this process: plan, settings, the crawl, ``fetch-stats.json``.
+
+The plan is one pass over the output's image references (only ``id`` and the image URLs are kept): how many
+references each URL has (crawler/images/ledger.py keeps a shared image until its last one), and the image hosts,
+which decide whether ``--contact-url`` may be left out, by the rule of ``winnow crawl``: crawler/run.py's
+``build_settings`` gets the hosts as its seeds and checks it, with the bot name, training token, ``--allow-private``
+networks and ``-s`` overrides, exactly as for a crawl. On top of the crawl settings: Scrapy's own HTTP handlers (no
+browser: an image needs none), no WARC pipeline, frontier or crawl report, and the image policy middleware.
+
+Every row read ends stored or counted under one reason (fetch-stats.json ``not_stored``), over all sessions of a
+resumed fetch: ``stored + sum(not_stored) == rows``.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from scrapy.crawler import CrawlerProcess
+from scrapy.settings import Settings
+
+from crawler.images.journal import JOURNAL, Journal
+from crawler.images.ledger import Ledger, prefetch_reason
+from crawler.images.sources import SourceError, find_shards, read_refs
+from crawler.images.writer import DEFAULT_MAX_ROWS, ShardWriter, stored_ids
+from crawler.policy.robots import product_token
+from crawler.run import GC_YOUNG_THRESHOLD, CrawlConfigError, CrawlOptions, apply_log_level, build_settings
+
+STATS_FILE = "fetch-stats.json"
+DEFAULT_MAX_MB = 20.0  # as the crawl's DOWNLOAD_MAXSIZE
+DEFAULT_TIMEOUT = 30.0  # as the crawl's DOWNLOAD_TIMEOUT
+
+log = logging.getLogger(__name__)
+
+
+class FetchError(ValueError):
+    """Options or folders that cannot make a fetch; the message says which (the CLI prints it, rc 2)."""
+
+
+@dataclass
+class FetchOptions:
+    source: Path  # a `winnow run` output folder
+    output: Path
+    resize: int | None = None
+    max_mb: float = DEFAULT_MAX_MB
+    timeout: float = DEFAULT_TIMEOUT
+    shard_rows: int = DEFAULT_MAX_ROWS
+    bot_name: str = "winnowbot"
+    contact_url: str = ""
+    training_token: str = ""
+    allow_private: bool = False
+    allowed_networks: list[str] = field(default_factory=list)
+    resume: bool = False
+    progress: bool = True
+    overrides: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    rows: int  # rows still to handle
+    done: int  # rows handled by earlier sessions (--resume)
+    refs: dict[str, int]  # url -> references, for URLs referenced more than once
+    hosts: list[str]  # scheme://host[:port]/ of every image to fetch
+
+
+def check_options(opts: FetchOptions) -> None:
+    if opts.resize is not None and opts.resize < 1:
+        raise FetchError(f"--resize must be a positive number of pixels, not {opts.resize}")
+    if opts.max_mb <= 0:
+        raise FetchError(f"--max-mb must be positive, not {opts.max_mb}")
+    if opts.timeout <= 0:
+        raise FetchError(f"--timeout must be positive, not {opts.timeout}")
+    if opts.shard_rows < 1:
+        raise FetchError(f"--shard-rows must be at least 1, not {opts.shard_rows}")
+    if not opts.bot_name or product_token(opts.bot_name) != opts.bot_name.lower():
+        raise FetchError(f"--bot-name {opts.bot_name!r} is not a robots.txt product token (letters, '-' and '_')")
+    if opts.training_token and product_token(opts.training_token) != opts.training_token.lower():
+        raise FetchError(f"--training-token {opts.training_token!r} is not a robots.txt product token")
+    if opts.source.resolve() == opts.output.resolve():
+        raise FetchError("--output must be a folder of its own, not the run's output folder")
+    if opts.output.exists() and not opts.output.is_dir():
+        raise FetchError(f"{opts.output} exists and is not a folder")
+    if opts.output.is_dir() and any(opts.output.iterdir()) and not opts.resume:
+        raise FetchError(f"{opts.output} is not empty (an earlier fetch?); pass --resume to continue it, "
+                         "or use a new --output")
+    if opts.resume and opts.output.is_dir() and any(opts.output.iterdir()) and not (opts.output / JOURNAL).exists():
+        raise FetchError(f"{opts.output} holds no fetch to resume (no {JOURNAL}); use a new --output")
+
+
+def make_plan(shards: dict[str, list[Path]], done: set[str]) -> Plan:
+    counts: Counter[str] = Counter()
+    hosts: set[str] = set()
+    rows = 0
+    for ref in read_refs(shards):
+        if ref.id in done:
+            continue
+        rows += 1
+        if prefetch_reason(ref) is None:
+            assert ref.image_url is not None
+            counts[ref.image_url] += 1
+            parts = urlsplit(ref.image_url)
+            hosts.add(urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", "")))
+    return Plan(rows=rows, done=len(done), refs={url: n for url, n in counts.items() if n > 1}, hosts=sorted(hosts))
+
+
+def fetch_settings(opts: FetchOptions, hosts: list[str]) -> Settings:
+    crawl = CrawlOptions(seeds=hosts, output=opts.output, bot_name=opts.bot_name,
+                         contact_url=opts.contact_url, training_token=opts.training_token,
+                         allow_private=opts.allow_private, allowed_networks=opts.allowed_networks, render="never",
+                         progress=opts.progress, overrides=opts.overrides)
+    try:
+        settings = build_settings(crawl)
+    except CrawlConfigError as exc:
+        raise FetchError(str(exc)) from None
+    for key, value in {
+        "DOWNLOAD_MAXSIZE": int(opts.max_mb * 2**20), "DOWNLOAD_WARNSIZE": 0, "DOWNLOAD_TIMEOUT": opts.timeout,
+        # The spider yields no items, but Scrapy 2.19 starts CONCURRENT_ITEMS (100) asyncio tasks per response of an
+        # async callback to process its output: with 1, 1,500 640x480 JPEGs on one loopback host took 10.7 and 12.0
+        # CPU-ms per image (the whole process, two runs), with 100, 12.1 and 12.7.
+        "CONCURRENT_ITEMS": 1,
+    }.items():
+        if settings.getpriority(key) < 40:  # an explicit -s KEY=VALUE wins over the flag's default
+            settings.set(key, value, priority="project")
+    components = {
+        "DOWNLOADER_MIDDLEWARES": {
+            "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+            "crawler.net.address_guard.AddressGuardMiddleware": 40,
+            "crawler.images.robots.ImageRobotsMiddleware": 100,  # the crawler's, see crawler/images/robots.py
+            "crawler.images.spider.ImagePolicyMiddleware": 110,
+            "crawler.net.politeness.PolitenessMiddleware": 560,
+        },
+        "SPIDER_MIDDLEWARES": {}, "ITEM_PIPELINES": {}, "EXTENSIONS": {},
+        "LOG_INSTALL_ROOT_HANDLER": not logging.getLogger().handlers,
+    }
+    for key, value in components.items():
+        if settings.getpriority(key) < 40:
+            settings.set(key, value, priority="cmdline")
+    return settings
+
+
+def fetch(opts: FetchOptions) -> dict[str, Any]:
+    """Fetch the images of ``opts.source`` into ``opts.output``; return fetch-stats.json's content."""
+    check_options(opts)
+    try:
+        shards = find_shards(opts.source)
+        opts.output.mkdir(parents=True, exist_ok=True)
+        journal = Journal(opts.output)
+        done: set[str] = set()
+        if opts.resume:
+            journal.load()
+            try:
+                done = stored_ids(opts.output) | journal.skipped_ids
+            except (OSError, ValueError) as exc:  # a damaged shard of the earlier fetch: said, not guessed around
+                first = str(exc).splitlines()[0]
+                raise FetchError(f"cannot read the earlier fetch in {opts.output}: {first}") from None
+        plan = make_plan(shards, done)
+    except SourceError as exc:
+        raise FetchError(str(exc)) from None
+    # Settings before anything is written: a refused --contact-url or -s leaves no journal behind.
+    settings = fetch_settings(opts, plan.hosts) if plan.hosts else None
+    started = time.monotonic()
+    journal.open()
+    writer = ShardWriter(opts.output, max_rows=opts.shard_rows,
+                         on_commit=lambda name, ids: journal.shard(name, len(ids)))
+    bar = _progress(plan.rows) if opts.progress else None
+    ledger = Ledger(opts.output, journal, writer, done, plan.refs, on_row=bar.update if bar else None)
+    session: dict[str, Any] = {}
+    try:
+        if settings is not None:
+            session = _crawl(settings, shards, ledger, opts.resize)
+        else:  # nothing to fetch: every row is counted from the row alone
+            for ref in read_refs(shards):
+                ledger.admit(ref)
+        writer.flush()
+    finally:
+        journal.close()
+        ledger.close()
+        if bar is not None:
+            bar.close()
+    seconds = time.monotonic() - started
+    stats = _stats(opts, journal, session, seconds, ledger, writer.rows, plan.rows + plan.done)
+    tmp = opts.output / f".{STATS_FILE}.tmp"
+    tmp.write_text(json.dumps(stats, indent=2, sort_keys=True, default=str) + "\n")
+    os.replace(tmp, opts.output / STATS_FILE)
+    return stats
+
+
+def _crawl(settings: Settings, shards: dict[str, list[Path]], ledger: Ledger, resize: int | None) -> dict[str, Any]:
+    from crawler.images.spider import ImageSpider
+
+    apply_log_level(settings)
+    process = CrawlerProcess(settings)
+    apply_log_level(settings)
+    crawler = process.create_crawler(ImageSpider)
+    process.crawl(crawler, refs=lambda: read_refs(shards), ledger=ledger, resize=resize)
+    # As crawler/run.py's crawl(): the long-lived modules frozen, a larger young generation (measured there).
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
+    try:
+        process.start()
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+    spider = crawler.spider
+    return dict(getattr(spider, "final_stats", {}) or crawler.stats.get_stats())
+
+
+def _stats(opts: FetchOptions, journal: Journal, session: dict[str, Any], seconds: float, ledger: Ledger,
+           session_stored: int, source_rows: int) -> dict[str, Any]:
+    stored = len(stored_ids(opts.output))
+    not_stored = dict(sorted(journal.skipped.items()))
+    rows = stored + sum(not_stored.values())
+    handled = session_stored
+    conduct = {k: v for k, v in session.items() if k.startswith(("winnow/", "downloader/", "retry/"))
+               and isinstance(v, int | float)}
+    return {
+        "rows": rows,  # handled: stored + not_stored
+        "stored": stored,
+        "not_stored": not_stored,
+        # rows of the source not handled yet (a stopped or killed session): `--resume` continues with them
+        "pending": max(0, source_rows - rows),
+        "source": str(opts.source),
+        "resize": opts.resize,
+        "last_session": {
+            "seconds": round(seconds, 2),
+            "stored": handled,
+            "urls_requested": ledger.fetches,  # distinct image URLs sent to the downloader
+            "shared_url_rows": ledger.shared_hits,
+            "images_per_second": round(handled / seconds, 2) if seconds > 0 else None,
+            "finish_reason": session.get("finish_reason"),
+            "conduct": conduct,
+        },
+    }
+
+
+def _progress(total: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=" rows", desc="images", dynamic_ncols=True, leave=True)
+
+
+def summary(stats: dict[str, Any], output: Path) -> str:
+    """The lines printed at the end of a fetch."""
+    last = stats["last_session"]
+    lines = [f"{output}: {stats['stored']} of {stats['rows']} row(s) stored (this session: {last['stored']} in "
+             f"{last['seconds']} s, {last['urls_requested']} URL(s) requested)"]
+    if stats["not_stored"]:
+        lines.append("not stored: " + ", ".join(f"{k}={v}" for k, v in stats["not_stored"].items()))
+    if stats["pending"]:
+        lines.append(f"{stats['pending']} row(s) not handled yet: run again with --resume to continue")
+    return "\n".join(lines)

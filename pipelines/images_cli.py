@@ -1,0 +1,91 @@
+"""The command line of `winnow images` (issue 17): its sub-commands' parsers and commands, apart from
+pipelines/cli.py so that each file has one job. A sub-command is one ``_add_<name>`` function and one entry in
+``COMMANDS``; ``fetch`` (crawler/images/run.py does the work) is the first."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def add_images_parsers(sub: argparse._SubParsersAction) -> None:
+    """`winnow images ACTION`: the image lane over a `winnow run` output folder."""
+    images = sub.add_parser("images", help="fetch and process the images of a run's image_text/interleaved outputs",
+                            description="The image lane (issue 17) over a `winnow run` output folder.")
+    actions = images.add_subparsers(dest="images_command", required=True, metavar="ACTION")
+    _add_fetch(actions)
+
+
+def _add_fetch(actions: argparse._SubParsersAction) -> None:
+    fetch = actions.add_parser(
+        "fetch", help="download the images of image_text and interleaved rows into images/*.parquet",
+        description="Download the images referenced by a `winnow run` output folder (image_text pairs, interleaved "
+        "image segments) with the crawler's conduct: robots.txt of each image host for the bot and the training "
+        "token, X-Robots-Tag noai/noimageai, Content-Usage and TDMRep on the image response, per-host concurrency "
+        "and delay, Retry-After, the address guard, size and time caps. Each image is decoded and checked with "
+        "Pillow, optionally resized, hashed, and stored in IMAGES/images/*.parquet keyed to the rows' ids; every "
+        "row not stored is counted by reason in IMAGES/fetch-stats.json.")
+    fetch.add_argument("out", metavar="OUT", help="a `winnow run` output folder (with image_text/ or interleaved/)")
+    fetch.add_argument("-o", "--output", required=True, metavar="IMAGES",
+                       help="folder for images/*.parquet and fetch-stats.json (new or empty, or with --resume)")
+    fetch.add_argument("--resize", type=int, default=None, metavar="N",
+                       help="store images with their shortest side N px (aspect kept, never upscaled; JPEG/PNG/WEBP "
+                       "re-encoded in their format, others as PNG); default: as fetched")
+    fetch.add_argument("--max-mb", type=float, default=20.0, metavar="MB",
+                       help="largest image downloaded, in MiB (DOWNLOAD_MAXSIZE; default 20); larger: too_large")
+    fetch.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                       help="seconds per request (DOWNLOAD_TIMEOUT; default 30); slower: timeout")
+    fetch.add_argument("--shard-rows", type=int, default=1000, metavar="N",
+                       help="rows per shard at most (default 1000; a shard also closes at 64 MiB of images); the "
+                       "unit that survives a kill")
+    fetch.add_argument("--bot-name", default="winnowbot", help="product token in the User-Agent (default winnowbot)")
+    fetch.add_argument("--training-token", default="",
+                       help="robots.txt token that controls training use (default: <bot-name>-Extended)")
+    fetch.add_argument("--contact-url", default="", help="URL where site owners can reach you (required unless every "
+                       "image host is loopback or private; goes into the User-Agent)")
+    fetch.add_argument("--allow-private", nargs="?", const="", default=None, metavar="NETWORKS",
+                       help="allow non-public addresses, as for winnow crawl: alone, loopback and private networks; "
+                       "or exactly the comma-separated networks given")
+    fetch.add_argument("--resume", action="store_true",
+                       help="continue a fetch in IMAGES after a stop or a kill (rows already stored or counted are "
+                       "not fetched again)")
+    fetch.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="any Scrapy or winnow crawl setting, e.g. -s DOWNLOAD_DELAY=0.25 -s "
+                       "CONCURRENT_REQUESTS_PER_DOMAIN=4 (repeatable)")
+    fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _cmd_fetch(args: argparse.Namespace) -> int:
+    from crawler.images.run import FetchError, FetchOptions, fetch, summary
+
+    overrides = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            print(f"winnow images fetch: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        overrides[key] = value
+    opts = FetchOptions(
+        source=Path(args.out), output=Path(args.output), resize=args.resize, max_mb=args.max_mb, timeout=args.timeout,
+        shard_rows=args.shard_rows, bot_name=args.bot_name, contact_url=args.contact_url,
+        training_token=args.training_token, allow_private=args.allow_private is not None,
+        allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
+        resume=args.resume, progress=not args.no_progress, overrides=overrides)
+    try:
+        stats = fetch(opts)
+    except FetchError as exc:
+        print(f"winnow images fetch: {exc}", file=sys.stderr)
+        return 2
+    print(summary(stats, opts.output))
+    if stats["pending"]:  # stopped before every row was handled: Ctrl-C (as a shell reports it), or a failure
+        return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"fetch": _cmd_fetch}
+
+
+def cmd_images(args: argparse.Namespace) -> int:
+    return COMMANDS[args.images_command](args)
