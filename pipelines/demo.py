@@ -4,9 +4,11 @@ The bundled site (``crawler/demo_site/``) is served on 127.0.0.1 by crawler/site
 ``winnow crawl`` (robots.txt, training opt-outs, rendering where a page needs JavaScript; ``--allow-private`` since
 the site is on loopback, and a 0.2 s per-host delay instead of the default 1 s: it is our own server), and the crawl
 is run through the ``default`` pipeline (embedded local Ray unless ``--local``), which writes the three outputs,
-``stats.json`` and ``report.html``. The crawl runs in its own process (a Twisted reactor starts once per process);
-the pipeline runs in this one. Everything lands in ``OUTPUT`` (``out/demo`` by default): ``crawl/`` and
-``corpus/``.
+``stats.json`` and ``report.html``; then the bundled ``images`` chain fetches the images of its image-text pairs and
+interleaved documents from the same server (robots.txt and opt-out headers honoured) and checks and deduplicates
+them. The crawl and each fetch run in their own process (a Twisted reactor starts once per process); the pipelines
+run in this one. Everything lands in ``OUTPUT`` (``out/demo`` by default): ``crawl/``, ``corpus/`` and
+``images/``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+import yaml
+
 from crawler.site_server import DEMO_SITE, SiteServer
-from pipelines.config import load_config
+from pipelines.config import load_config, resolve_path
 from pipelines.readers import expand_inputs
 from pipelines.records import OUTPUT_DIRS
 from pipelines.runner import RunOptions, run
@@ -34,7 +38,7 @@ class DemoError(RuntimeError):
 
 
 # What a demo folder holds (site-url: what scripts/demo.sh left before `winnow demo` existed).
-DEMO_ENTRIES = frozenset({"crawl", "corpus", "site-url", MARKER})
+DEMO_ENTRIES = frozenset({"crawl", "corpus", "images", "images.yaml", "site-url", MARKER})
 
 
 def _prepare(output: Path) -> None:
@@ -57,29 +61,51 @@ def _crawl(url: str, crawl_dir: Path) -> None:
         print(done.stdout.strip().splitlines()[-1])
 
 
+def images_config(folder: Path) -> Path:
+    """The bundled ``images`` chain for the demo's own server: loopback allowed, its 0.2 s delay."""
+    raw = yaml.safe_load(resolve_path("images").read_text())
+    for entry in raw["steps"]:
+        if entry["use"].endswith(".FetchImages"):
+            entry.setdefault("with", {}).update(allow_private=True, settings={"DOWNLOAD_DELAY": DEMO_DELAY_S,
+                                                                              "LOG_LEVEL": "WARNING"})
+    path = folder / "images.yaml"
+    path.write_text("# the bundled images chain, for the demo's loopback site (winnow demo)\n"
+                    + yaml.safe_dump(raw, sort_keys=False))
+    return path
+
+
 def run_demo(output: Path, local: bool = False, out: TextIO = sys.stdout) -> dict:
-    """Serve, crawl, run the default pipeline; print a summary; return the run's stats."""
+    """Serve, crawl, run the default pipeline, then the image lane on its pairs; print a summary; return the default
+    run's stats."""
     started = time.monotonic()
     _prepare(output)
-    crawl_dir, corpus = output / "crawl", output / "corpus"
+    crawl_dir, corpus, images = output / "crawl", output / "corpus", output / "images"
+    # The site stays up through both runs: the image lane fetches the images from it.
     with SiteServer(root=DEMO_SITE) as site:
         print(f"demo site at {site.url('/')}", file=out)
         _crawl(site.url("/"), crawl_dir)
-    crawled = time.monotonic()
-    inputs = expand_inputs([str(crawl_dir)])
-    if not inputs:
-        raise DemoError(f"the demo crawl wrote no WARC file into {crawl_dir}")
-    stats = run(RunOptions(config=load_config("default"), inputs=inputs, output=corpus, local=local, progress=False))
-    outputs = stats.get("outputs", {})
-    rows = {name: outputs.get(name, {}).get("rows", 0) for name in OUTPUT_DIRS.values()}
-    print(f"\ncrawl {crawled - started:.0f} s, pipeline {time.monotonic() - crawled:.0f} s "
-          f"({'--local' if local else 'embedded Ray'})", file=out)
-    for name, count in rows.items():
-        print(f"  {corpus / name}: {count} rows", file=out)
-    print(f"  report: {corpus / 'report.html'}", file=out)
+        crawled = time.monotonic()
+        inputs = expand_inputs([str(crawl_dir)])
+        if not inputs:
+            raise DemoError(f"the demo crawl wrote no WARC file into {crawl_dir}")
+        stats = run(RunOptions(config=load_config("default"), inputs=inputs, output=corpus, local=local,
+                               progress=False))
+        ran = time.monotonic()
+        lane_inputs = [str(corpus / name) for name in ("image_text", "interleaved") if (corpus / name).is_dir()]
+        lane = run(RunOptions(config=load_config(str(images_config(output))), inputs=expand_inputs(lane_inputs),
+                              output=images, local=local, progress=False)) if lane_inputs else {}
+    outputs = {**stats.get("outputs", {}), **lane.get("outputs", {})}
+    print(f"\ncrawl {crawled - started:.0f} s, pipeline {ran - crawled:.0f} s, image lane "
+          f"{time.monotonic() - ran:.0f} s ({'--local' if local else 'embedded Ray'})", file=out)
+    folders = [corpus / name for name in OUTPUT_DIRS.values() if name != "images"] + [images / "images"]
+    for folder in folders:
+        print(f"  {folder}: {outputs.get(folder.name, {}).get('rows', 0)} rows", file=out)
+    print(f"  reports: {corpus / 'report.html'}, {images / 'report.html'}", file=out)
     print("open them with pandas:", file=out)
-    for name in OUTPUT_DIRS.values():
-        if (corpus / name).is_dir():
-            print(f'  pd.read_parquet("{corpus / name}")', file=out)
-    print(f"or: winnow inspect {corpus}", file=out)
+    for folder in folders:
+        if folder.is_dir():
+            print(f'  pd.read_parquet("{folder}")', file=out)
+    print(f"  (images joins image_text on id: pd.read_parquet(\"{corpus / 'image_text'}\")"
+          f".merge(pd.read_parquet(\"{images / 'images'}\"), on=\"id\"))", file=out)
+    print(f"or: winnow inspect {corpus}; winnow inspect {images}", file=out)
     return stats

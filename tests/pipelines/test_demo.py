@@ -1,4 +1,5 @@
-"""`winnow demo` (pipelines/demo.py): the bundled site served, crawled and run through the default pipeline."""
+"""`winnow demo` (pipelines/demo.py): the bundled site served, crawled, run through the default pipeline, and its
+images fetched and deduplicated by the bundled image lane."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ def test_demo_crawls_runs_and_reports(tmp_path: Path) -> None:
     # the summary names each output with its rows and the line to open it
     assert f"{corpus / 'text'}: {len(text)} rows" in done.stdout
     assert f'pd.read_parquet("{corpus / "text"}")' in done.stdout
+    # the image lane: the pairs' images fetched from the demo site, joinable with image_text on id
+    images = pd.read_parquet(out / "images" / "images")
+    pairs = pd.read_parquet(corpus / "image_text")
+    joined = pairs.merge(images, on="id", suffixes=("", "_image"))
+    assert len(images) > 0 and len(joined) == len(pairs)
+    assert (joined["image_url"] == joined["image_url_image"]).all()
+    assert images["image"].map(len).gt(0).all() and images["sha256"].str.len().eq(64).all()
+    assert f"{out / 'images' / 'images'}: {len(images)} rows" in done.stdout
 
 
 def test_demo_will_not_clear_a_folder_it_did_not_make(tmp_path: Path) -> None:
