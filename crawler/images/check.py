@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from PIL import Image, UnidentifiedImageError
 
-from dedup.image_hash import perceptual_hashes
+from dedup.image_hash import HASH_SIDE, perceptual_hashes
 
 FORMATS = frozenset({"JPEG", "PNG", "GIF", "WEBP", "AVIF", "BMP", "TIFF", "ICO", "MPO"})
 RESIZE_KEEPS = frozenset({"JPEG", "PNG", "WEBP"})  # re-encoded in their own format; others become PNG
@@ -74,10 +74,14 @@ def check_image(data: bytes, resize: int | None = None, max_pixels: int | None =
     fmt, width, height = _identify(data, limit)
     if width <= TRACKING_PIXEL_SIDE and height <= TRACKING_PIXEL_SIDE:
         raise Rejected("tracking_pixel", f"{width}x{height}")
-    image = _decode(data)
+    shrinking = bool(resize) and min(width, height) > resize
+    # A JPEG that is stored as fetched is decoded only for the hashes and to prove it whole, which a decode at a
+    # DCT-scaled size (1/2 to 1/8, libjpeg's own) does as well: every scan is still read to its end, so a cut-off
+    # file still fails. 0.9 ms of full decode became about 0.3 ms on the image bench's JPEGs.
+    image = _decode(data, draft=HASH_SIDE if fmt == "JPEG" and not shrinking else None)
     phash, dhash = perceptual_hashes(image)
     stored, stored_format, size = data, fmt, (width, height)
-    if resize and min(width, height) > resize:
+    if shrinking:
         stored, stored_format, size = shrink(image, fmt, resize)
     return CheckedImage(data=stored, image_format=stored_format, width=size[0], height=size[1], original_width=width,
                         original_height=height, sha256=hashlib.sha256(data).hexdigest(), phash=phash, dhash=dhash)
@@ -106,12 +110,17 @@ def _identify(data: bytes, limit: int) -> tuple[str, int, int]:
     return fmt, width, height
 
 
-def _decode(data: bytes) -> Image.Image:
-    """The fully decoded first frame (``verify`` leaves an image unusable: it is opened again)."""
+def _decode(data: bytes, draft: int | None = None) -> Image.Image:
+    """The decoded first frame (``verify`` leaves an image unusable: it is opened again); ``draft``: a JPEG decoded
+    in greyscale at the smallest DCT scale that keeps its shorter side at least this many px."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
             image = Image.open(io.BytesIO(data))
+            if draft:
+                width, height = image.size
+                scale = draft / max(1, min(width, height))
+                image.draft("L", (max(1, round(width * scale)), max(1, round(height * scale))))
             image.load()
         except Exception as exc:
             raise _decode_failure(exc) from None

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from crawler.images.check import Rejected, check_image, target_size
-from dedup.image_hash import perceptual_hashes
+from dedup.image_hash import hamming, perceptual_hashes
 from tests.crawler.images.helpers import make_image
 
 
@@ -27,7 +27,11 @@ def test_a_good_image_is_kept_as_fetched_with_its_hashes(fmt):
     assert (checked.image_format, checked.width, checked.height) == (fmt, 80, 60)
     assert (checked.original_width, checked.original_height) == (80, 60)
     assert checked.sha256 == hashlib.sha256(data).hexdigest()
-    assert (checked.phash, checked.dhash) == perceptual_hashes(Image.open(io.BytesIO(data)))
+    full = perceptual_hashes(Image.open(io.BytesIO(data)))
+    if fmt == "JPEG":  # decoded straight to greyscale at a DCT scale (check._decode): the hashes barely move
+        assert hamming(checked.phash, full[0]) <= 4 and hamming(checked.dhash, full[1]) <= 4
+    else:
+        assert (checked.phash, checked.dhash) == full
     assert len(checked.phash) == len(checked.dhash) == 16
 
 
@@ -128,3 +132,11 @@ def test_resize_keeps_the_exif_orientation():
     image.save(buffer, "JPEG", exif=exif.tobytes())
     stored = Image.open(io.BytesIO(check_image(buffer.getvalue(), resize=100).data))
     assert stored.getexif().get(0x0112) == 6
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.97])
+def test_a_large_cut_off_jpeg_is_caught_by_the_scaled_decode(keep):
+    """A JPEG stored as fetched is decoded at a DCT scale for its hashes (1200x900 -> 1/4): still read to the end."""
+    data = make_image("JPEG", (1200, 900), seed=7)
+    assert check_image(data).width == 1200
+    assert reject_reason(data[: int(len(data) * keep)]) == "truncated"
