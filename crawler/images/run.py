@@ -133,7 +133,7 @@ def fetch_settings(opts: FetchOptions, hosts: list[str]) -> Settings:
         "DOWNLOADER_MIDDLEWARES": {
             "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
             "crawler.net.address_guard.AddressGuardMiddleware": 40,
-            "crawler.images.robots.ImageRobotsMiddleware": 100,  # the crawler's, see crawler/images/robots.py
+            "crawler.policy.robots_middleware.RobotsPolicyMiddleware": 100,
             "crawler.images.spider.ImagePolicyMiddleware": 110,
             "crawler.net.politeness.PolitenessMiddleware": 560,
         },

@@ -1,8 +1,7 @@
 """The image spider: one request per distinct image URL, through the crawler's downloader middlewares.
 
 Conduct is the crawler's own (crawler/settings.py, crawler/run.py): the address guard, robots.txt per image host for
-the bot token and the training token (crawler/policy/robots_middleware.py, as crawler/images/robots.py subclasses it
-only to listen to ``bytes_received`` less), Retry-After and per-host error budgets
+the bot token and the training token (crawler/policy/robots_middleware.py), Retry-After and per-host error budgets
 (crawler/net/politeness.py), Scrapy's per-host download slots (``CONCURRENT_REQUESTS_PER_DOMAIN``,
 ``DOWNLOAD_DELAY``, AutoThrottle), retries, ``DOWNLOAD_MAXSIZE`` and ``DOWNLOAD_TIMEOUT``. ``ImagePolicyMiddleware``
 adds one rule after robots.txt: an image the training token may not use (or whose robots.txt Content-Usage rule

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,7 @@ from pipelines.step import Stage
 log = logging.getLogger(__name__)
 
 KINDS = ("image_text", "interleaved")
+CONTACT_ENV = "WINNOW_CONTACT_URL"  # contact_url when the config gives none
 _LOG_TAIL = 2000
 
 
@@ -45,7 +47,8 @@ class FetchImages(Stage):
     """Fetch the images of ``kind`` rows (``image_text`` or ``interleaved``) into ``image`` rows.
 
     ``resize``, ``max_mb``, ``timeout``, ``bot_name``, ``training_token``, ``contact_url``, ``allow_private`` and
-    ``settings`` (Scrapy settings, as ``-s KEY=VALUE``) are ``winnow images fetch``'s options of the same names.
+    ``settings`` (Scrapy settings, as ``-s KEY=VALUE``) are ``winnow images fetch``'s options of the same names;
+    without ``contact_url`` the environment's ``WINNOW_CONTACT_URL`` is used (required for public image hosts).
     """
 
     default_name = "fetch_images"
@@ -88,9 +91,11 @@ class FetchImages(Stage):
     def command(self, source: Path, target: Path, resume: bool) -> list[str]:
         cmd = [sys.executable, "-m", "pipelines.cli", "images", "fetch", str(source), "--output", str(target),
                "--no-progress"]
+        # The contact URL is the operator's, not the pipeline's: a shared config need not carry it.
+        contact = self.contact_url or os.environ.get(CONTACT_ENV) or None
         for flag, value in (("--resize", self.resize), ("--max-mb", self.max_mb), ("--timeout", self.timeout),
                             ("--bot-name", self.bot_name), ("--training-token", self.training_token),
-                            ("--contact-url", self.contact_url)):
+                            ("--contact-url", contact)):
             if value is not None:
                 cmd += [flag, str(value)]
         if self.allow_private is True:

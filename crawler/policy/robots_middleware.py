@@ -144,7 +144,11 @@ class RobotsPolicyMiddleware:
         )
         self._waiters: dict[str, list[Deferred[RobotsRules]]] = {}
         self._floors = SlotFloors()
-        crawler.signals.connect(self._on_bytes_received, signal=signals.bytes_received)
+        # bytes_received is connected only while a robots.txt download is under way (the only time the 500 KiB cut
+        # acts): while any handler is connected Scrapy sends the signal for every chunk of every response. Measured
+        # with `winnow images fetch` (1,500 800x600 JPEGs, one loopback host, image checks skipped): 86 images/s
+        # with the handler connected for the whole crawl, 211 connected only during robots.txt fetches.
+        self._robots_in_flight = 0
         # Connected after AutoThrottle's handler (extensions are built before the downloader and its middlewares),
         # so the floor is restored before the downloader reads the slot delay for the next request.
         crawler.signals.connect(self._on_response_downloaded, signal=signals.response_downloaded)
@@ -278,6 +282,17 @@ class RobotsPolicyMiddleware:
                 waiter.callback(released)
 
     async def _download_rules(self, origin: str, robots_url: str) -> RobotsRules:
+        if self._robots_in_flight == 0:
+            self.crawler.signals.connect(self._on_bytes_received, signal=signals.bytes_received)
+        self._robots_in_flight += 1
+        try:
+            return await self._follow_robots(origin, robots_url)
+        finally:
+            self._robots_in_flight -= 1
+            if self._robots_in_flight == 0:
+                self.crawler.signals.disconnect(self._on_bytes_received, signal=signals.bytes_received)
+
+    async def _follow_robots(self, origin: str, robots_url: str) -> RobotsRules:
         url, status = robots_url, None
         for hops in range(self.max_redirects + 1):
             try:

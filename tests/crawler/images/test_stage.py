@@ -91,3 +91,14 @@ def test_bad_arguments_fail_at_load() -> None:
         FetchImages(resize=0)
     with pytest.raises(ValueError, match="settings"):
         FetchImages(settings=["DOWNLOAD_DELAY=0"])  # type: ignore[arg-type]
+
+
+def test_contact_url_from_the_environment(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("WINNOW_CONTACT_URL", raising=False)
+    assert "--contact-url" not in FetchImages().command(tmp_path, tmp_path / "o", resume=False)
+    monkeypatch.setenv("WINNOW_CONTACT_URL", "https://example.org/bot")
+    cmd = FetchImages(settings={"DOWNLOAD_DELAY": 2}).command(tmp_path, tmp_path / "o", resume=True)
+    assert cmd[cmd.index("--contact-url") + 1] == "https://example.org/bot"
+    assert cmd[-3:] == ["-s", "DOWNLOAD_DELAY=2", "--resume"]
+    own = FetchImages(contact_url="https://a.test/").command(tmp_path, tmp_path / "o", resume=False)
+    assert own[own.index("--contact-url") + 1] == "https://a.test/"
