@@ -71,7 +71,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from dedup import state
-from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, buckets_of, connected_components, count_rows
+from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, connected_components, count_rows
 from dedup.image_hash import HASH_BITS
 from pipelines.step import Stage
 
@@ -451,15 +451,11 @@ class ImageDedup(Stage):
 
     # -- pass 4: decisions ------------------------------------------------------------------------------------
     def _key_labels(self, table: pa.Table) -> pa.Table:
-        fresh = table.filter(pc.invert(pc.starts_with(table.column("node"), PRIOR)))
-        return fresh.append_column(BUCKET, buckets_of(fresh.column("node"), self.buckets))
+        return state.fresh_labels(table, PRIOR, self.buckets)
 
     def _write_labels(self, table: pa.Table) -> pa.Table:
         assert self.work_dir is not None
-        for b in pc.unique(table.column(BUCKET)).to_pylist():
-            rows = table.filter(pc.equal(table.column(BUCKET), b)).select(["node", "root"]).cast(LABEL_SCHEMA)
-            state.write(self.work_dir, state.file_name(self.wave, "labels", b), rows, self.state_params)
-        return pa.table({"n": [table.num_rows]})
+        return state.write_labels(self.work_dir, self.wave, table, self.state_params)
 
     def _apply(self, table: pa.Table) -> pa.Table:
         if not self.label_files or table.num_rows == 0:

@@ -114,3 +114,22 @@ def read(paths: tuple[str, ...], schema: pa.Schema) -> pa.Table:
 def read_cached(paths: tuple[str, ...], schema: pa.Schema) -> pa.Table:
     """``read``, once per worker process (a wave's decisions are looked up by every batch of its documents)."""
     return read(paths, schema)
+
+
+def fresh_labels(table: pa.Table, prior: str, buckets: int) -> pa.Table:
+    """A component-label table (node, root) without the nodes written earlier (their keys start with ``prior``),
+    with the bucket column of each node: the decisions this wave writes."""
+    from dedup.components import BUCKET, buckets_of
+
+    fresh = table.filter(pc.invert(pc.starts_with(table.column("node"), prior)))
+    return fresh.append_column(BUCKET, buckets_of(fresh.column("node"), buckets))
+
+
+def write_labels(work_dir: str, wave: str, table: pa.Table, params: dict) -> pa.Table:
+    """One labels file per bucket of ``table`` (``fresh_labels``' output); the rows written, as ``{"n": [...]}``."""
+    from dedup.components import BUCKET, LABEL_SCHEMA
+
+    for b in pc.unique(table.column(BUCKET)).to_pylist():
+        rows = table.filter(pc.equal(table.column(BUCKET), b)).select(["node", "root"]).cast(LABEL_SCHEMA)
+        write(work_dir, file_name(wave, "labels", b), rows, params)
+    return pa.table({"n": [table.num_rows]})

@@ -13,7 +13,6 @@ resumed fetch: ``stored + sum(not_stored) == rows``.
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
 import os
@@ -32,7 +31,7 @@ from crawler.images.ledger import Ledger, prefetch_reason
 from crawler.images.sources import SourceError, find_shards, read_refs
 from crawler.images.writer import DEFAULT_MAX_ROWS, ShardWriter, stored_ids
 from crawler.policy.robots import product_token
-from crawler.run import GC_YOUNG_THRESHOLD, CrawlConfigError, CrawlOptions, apply_log_level, build_settings
+from crawler.run import CrawlConfigError, CrawlOptions, apply_log_level, build_settings, tuned_gc
 
 STATS_FILE = "fetch-stats.json"
 DEFAULT_MAX_MB = 20.0  # as the crawl's DOWNLOAD_MAXSIZE
@@ -201,15 +200,8 @@ def _crawl(settings: Settings, shards: dict[str, list[Path]], ledger: Ledger, re
     apply_log_level(settings)
     crawler = process.create_crawler(ImageSpider)
     process.crawl(crawler, refs=lambda: read_refs(shards), ledger=ledger, resize=resize)
-    # As crawler/run.py's crawl(): the long-lived modules frozen, a larger young generation (measured there).
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
-    try:
+    with tuned_gc():  # as a crawl: the long-lived modules frozen, a larger young generation (measured there)
         process.start()
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
     spider = crawler.spider
     return dict(getattr(spider, "final_stats", {}) or crawler.stats.get_stats())
 
