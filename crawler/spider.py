@@ -16,7 +16,6 @@ links are taken from the rendered DOM (scripts can add links).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import re
@@ -41,6 +40,7 @@ from w3lib.url import canonicalize_url
 from crawler.frontier.journal import Journal
 from crawler.policy.signals import VERDICT_HEADERS, page_verdict
 from crawler.policy.tdmrep import TdmRep
+from crawler.policy.tdmrep_files import TdmRepFiles
 from crawler.render.middleware import RenderMiddleware, RenderOutcome
 from crawler.warc.writer import RenderedDom
 
@@ -94,7 +94,7 @@ class WinnowSpider(scrapy.Spider):
         self.sitemaps = sitemaps
         self.allowed_hosts = {(urlsplit(s).hostname or "").lower() for s in self.seeds}
         self.journal = Journal(self.output_dir / JOURNAL)
-        self._tdmrep: dict[str, asyncio.Future[TdmRep | None]] = {}
+        self._tdmrep_files: TdmRepFiles | None = None
         self._sitemap_hosts: set[str] = set()
         # Extensions are checked here rather than by the extractor, so that each skipped link is counted.
         self.links = LinkExtractor(unique=True, deny_extensions=[])
@@ -331,26 +331,9 @@ class WinnowSpider(scrapy.Spider):
 
     # -- tdmrep.json, once per host ---------------------------------------------------------------
     async def tdmrep_for(self, url: str) -> TdmRep | None:
-        root = host_root(url)
-        future = self._tdmrep.get(root)
-        if future is None:
-            future = asyncio.get_running_loop().create_future()
-            self._tdmrep[root] = future
-            future.set_result(await self._fetch_tdmrep(root))
-        return await future
-
-    async def _fetch_tdmrep(self, root: str) -> TdmRep | None:
-        request = Request(f"{root}/.well-known/tdmrep.json", meta={"dont_obey_robotstxt": True, "dont_retry": True,
-                                                                   "handle_httpstatus_all": True}, priority=10)
-        try:
-            response = await self.crawler.engine.download_async(request)
-        except Exception as exc:  # unreachable: no TDMRep file, the page's own signals still count
-            log.debug("tdmrep.json for %s: %s", root, exc)
-            return None
-        if response.status != 200:
-            return None
-        self.crawler.stats.inc_value("winnow/tdmrep/files")
-        return TdmRep.parse(response.body)
+        if self._tdmrep_files is None:  # the crawler is bound after __init__
+            self._tdmrep_files = TdmRepFiles(self.crawler)
+        return await self._tdmrep_files.for_url(url)
 
     # -- sitemaps (--sitemaps) ----------------------------------------------------------------
     def sitemap_requests(self, url: str) -> Iterator[Request]:

@@ -52,7 +52,7 @@ from crawler.policy.robots_middleware import META_KEY as ROBOTS_META
 from crawler.policy.robots_middleware import RobotsDisallowed
 from crawler.policy.signals import VERDICT_HEADERS
 from crawler.policy.tdmrep import TdmRep
-from crawler.spider import host_root
+from crawler.policy.tdmrep_files import TdmRepFiles
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class ImageSpider(scrapy.Spider):
         self.ledger = ledger
         self.resize = resize
         self.max_pixels = max_pixels
-        self._tdmrep: dict[str, asyncio.Future[TdmRep | None]] = {}
+        self._tdmrep_files: TdmRepFiles | None = None
         self._pool: ThreadPoolExecutor | None = None
         self.final_stats: dict[str, Any] = {}
 
@@ -193,26 +193,9 @@ class ImageSpider(scrapy.Spider):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, check_image, body, self.resize, self.max_pixels)
 
-    # -- tdmrep.json, once per host (as crawler/spider.py) ----------------------------------------------------
+    # -- tdmrep.json, once per host (crawler/policy/tdmrep_files.py) ---------------------------------------------
 
     async def tdmrep_for(self, url: str) -> TdmRep | None:
-        root = host_root(url)
-        future = self._tdmrep.get(root)
-        if future is None:
-            future = asyncio.get_running_loop().create_future()
-            self._tdmrep[root] = future
-            future.set_result(await self._fetch_tdmrep(root))
-        return await future
-
-    async def _fetch_tdmrep(self, root: str) -> TdmRep | None:
-        request = Request(f"{root}/.well-known/tdmrep.json", priority=10, dont_filter=True,
-                          meta={"dont_obey_robotstxt": True, "dont_retry": True, "handle_httpstatus_all": True})
-        try:
-            response = await self.crawler.engine.download_async(request)
-        except Exception as exc:  # unreachable: no TDMRep file, the response's own signals count
-            log.debug("tdmrep.json for %s: %s", root, exc)
-            return None
-        if response.status != 200:
-            return None
-        self.crawler.stats.inc_value("winnow/tdmrep/files")
-        return TdmRep.parse(response.body)
+        if self._tdmrep_files is None:  # the crawler is bound after __init__
+            self._tdmrep_files = TdmRepFiles(self.crawler)
+        return await self._tdmrep_files.for_url(url)
