@@ -13,7 +13,7 @@ from pathlib import Path
 def add_images_parsers(sub: argparse._SubParsersAction) -> None:
     """`winnow images ACTION`: the image lane over a `winnow run` output folder."""
     images = sub.add_parser("images", help="fetch and process the images of a run's image_text/interleaved outputs",
-                            description="The image lane (issue 17) over a `winnow run` output folder.")
+                            description="The image lane over a `winnow run` output folder: fetch its images.")
     actions = images.add_subparsers(dest="images_command", required=True, metavar="ACTION")
     _add_fetch(actions)
 
