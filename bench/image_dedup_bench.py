@@ -116,7 +116,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from crawler.images.check import check_image  # noqa: E402
-from dedup.images import ImageDedup, band_keys  # noqa: E402
+from dedup.image_keys import band_keys  # noqa: E402
+from dedup.images import ImageDedup  # noqa: E402
 from pipelines.dataset import LocalDataset  # noqa: E402
 from pipelines.records import ImageRecord, from_table, to_table  # noqa: E402
 

@@ -10,7 +10,8 @@ import sklearn.datasets
 from PIL import Image
 
 from dedup.image_hash import hamming, perceptual_hashes
-from dedup.images import ImageDedup, alt_rank, band_keys, band_slices, id_of, node_keys
+from dedup.image_keys import alt_rank, band_keys, band_slices, id_of, node_keys
+from dedup.images import ImageDedup
 from pipelines.dataset import LocalDataset
 from pipelines.records import ImageRecord, from_table, to_table
 
