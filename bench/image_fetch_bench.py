@@ -95,7 +95,6 @@ import contextlib
 import json
 import os
 import re
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -109,7 +108,6 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import psutil
 import pyarrow as pa
@@ -272,28 +270,6 @@ def write_inputs(site: Site, rows: list[ImageRow], work: Path) -> tuple[Path, Pa
     return winnow_in, i2d_in, category
 
 
-def split_by_host(winnow_in: Path, parts: int) -> list[Path]:
-    """``winnow_in`` split into ``parts`` outputs, each with the rows of every ``parts``-th image host (``--split``)."""
-    table = pq.read_table(winnow_in / "image_text" / "part-00000.parquet")
-    hosts = [int(urlsplit(u).hostname.rsplit(".", 1)[1]) - 2 for u in table.column("image_url").to_pylist()]
-    folders = []
-    for k in range(parts):
-        folder = winnow_in.with_name(f"{winnow_in.name}-split{k}")
-        (folder / "image_text").mkdir(parents=True, exist_ok=True)
-        mask = pa.array([h % parts == k for h in hosts])
-        pq.write_table(table.filter(mask), folder / "image_text" / "part-00000.parquet")  # the kind metadata kept
-        folders.append(folder)
-    return folders
-
-
-def split_cmd(inputs: list[Path], out: Path, settings: list[str]) -> list[str]:
-    """One shell running a ``winnow images fetch`` per input at once; fails when any of them fails."""
-    procs = [shlex.join(winnow_cmd(src, out / f"part{k}", settings)) + f" > {out}-part{k}.log 2>&1 & p{k}=$!"
-             for k, src in enumerate(inputs)]
-    waits = " && ".join(f"wait $p{k}" for k in range(len(inputs)))
-    return ["sh", "-c", "; ".join(procs) + "; " + waits]
-
-
 # --- the two tools --------------------------------------------------------------------------------------------------
 
 
@@ -313,10 +289,10 @@ def img2dataset_cmd(exe: Path, url_list: Path, out: Path) -> list[str]:
             "--number_sample_per_shard", "1000", "--retries", "0", "--timeout", "10", "--enable_wandb", "False"]
 
 
-def winnow_cmd(run_out: Path, images: Path, settings: list[str]) -> list[str]:
+def winnow_cmd(run_out: Path, images: Path, settings: list[str], workers: int = 1) -> list[str]:
     # --allow-private with the loopback network only: the address guard still checks every request.
     cmd = [WINNOW, "images", "fetch", str(run_out), "--output", str(images), "--allow-private", "127.0.0.0/8",
-           "--no-progress"]
+           "--no-progress", "--workers", str(workers)]
     for kv in [*SETTINGS_COMMON, *settings]:
         cmd += ["-s", kv]
     return cmd
@@ -510,8 +486,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1, help="alternating rounds; medians reported (default 1)")
     parser.add_argument("--no-defaults", action="store_true", help="skip the run of winnow with default politeness")
     parser.add_argument("--defaults-rows", type=int, default=200)
-    parser.add_argument("--split", type=int, default=0, metavar="N",
-                        help="also run N `winnow images fetch` processes at once, image hosts split between them")
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="also run `winnow images fetch --workers N` (image hosts split between N processes)")
     parser.add_argument("--memory", action="store_true", help="winnow alone on --images images, RSS over progress")
     parser.add_argument("--images", type=int, default=10_000)
     parser.add_argument("--profile", action="store_true", help="winnow alone under py-spy; its hottest functions")
@@ -553,8 +529,8 @@ def main() -> int:
             results: list[dict[str, Any]] = []
             for n in range(args.rounds):
                 order = ["winnow", "img2dataset"] if n % 2 == 0 else ["img2dataset", "winnow"]
-                if args.split > 1:
-                    order.append(f"winnow x{args.split} (hosts split)")
+                if args.workers > 1:
+                    order.insert(order.index("winnow") + 1, f"winnow --workers {args.workers}")
                 for tool in order:
                     slug = f"r{n}-" + re.sub(r"\W+", "-", tool).strip("-")
                     out = work / slug
@@ -563,8 +539,7 @@ def main() -> int:
                     elif tool == "img2dataset":
                         cmd = img2dataset_cmd(exe, i2d_in, out)
                     else:
-                        out.mkdir()
-                        cmd = split_cmd(split_by_host(winnow_in, args.split), out, SETTINGS_FAST)
+                        cmd = winnow_cmd(winnow_in, out, SETTINGS_FAST, args.workers)
                     r = run_tool(tool, cmd, out, site, work, slug, category, len(rows), args.keep)
                     results.append({**r, "round": n, "first": order[0]})
             if not args.no_defaults:

@@ -54,6 +54,10 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
     fetch.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
                        help="any Scrapy or winnow crawl setting, e.g. -s DOWNLOAD_DELAY=0.25 -s "
                        "CONCURRENT_REQUESTS_PER_DOMAIN=4 (repeatable)")
+    fetch.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="fetch in N processes, each image host in exactly one (its own per-host limits kept; "
+                       "CONCURRENT_REQUESTS shared out); default 1. Worth it when one process is CPU-bound: many "
+                       "hosts or fast ones, and more than one core (Linux only)")
     fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -72,13 +76,15 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         shard_rows=args.shard_rows, bot_name=args.bot_name, contact_url=args.contact_url,
         training_token=args.training_token, allow_private=args.allow_private is not None,
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
-        resume=args.resume, progress=not args.no_progress, overrides=overrides)
+        resume=args.resume, progress=not args.no_progress, overrides=overrides, workers=args.workers)
     try:
         stats = fetch(opts)
     except FetchError as exc:
         print(f"winnow images fetch: {exc}", file=sys.stderr)
         return 2
     print(summary(stats, opts.output))
+    if stats["last_session"].get("failed_workers"):
+        return 1
     if stats["pending"]:  # stopped before every row was handled: Ctrl-C (as a shell reports it), or a failure
         return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
     return 0

@@ -1,6 +1,7 @@
 """The fetch journal: what is done, so that ``--resume`` continues after a kill and never stores an id twice.
 
-``IMAGES/.fetch/journal.jsonl``, one JSON object a line, appended and flushed as it happens:
+``IMAGES/.fetch/journal.jsonl`` (worker K of ``--workers N`` writes ``journal-K.jsonl``: one writer per file, and
+every reader takes them all), one JSON object a line, appended and flushed as it happens:
 
 - ``{"id": ..., "skip": reason}``: a row not stored, final (its reason is counted in fetch-stats.json);
 - ``{"duplicate": id}``: a second row with an id already handled, not stored (counted as ``duplicate_id``);
@@ -15,35 +16,53 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-JOURNAL = Path(".fetch") / "journal.jsonl"
+STATE_DIR = Path(".fetch")
+JOURNAL = STATE_DIR / "journal.jsonl"
 DUPLICATE = "duplicate_id"
 
 
-class Journal:
-    def __init__(self, images_dir: Path) -> None:
-        self.path = images_dir / JOURNAL
-        self.skipped: Counter[str] = Counter()  # reason -> rows, over every session
-        self.skipped_ids: set[str] = set()
-        self._file: IO[str] | None = None
+def journal_paths(images_dir: Path) -> list[Path]:
+    """Every journal file of a fetch folder: the one-process fetch's and each worker's."""
+    return sorted((images_dir / STATE_DIR).glob("journal*.jsonl"))
 
-    def load(self) -> None:
-        if not self.path.exists():
-            return
-        with self.path.open(encoding="utf-8") as lines:
+
+def entries(images_dir: Path) -> Iterator[dict[str, Any]]:
+    """The entries of every journal file of ``images_dir``; a line cut by a kill is left out."""
+    for path in journal_paths(images_dir):
+        with path.open(encoding="utf-8") as lines:
             for line in lines:
                 try:
                     entry = json.loads(line)
                 except ValueError:  # the last line of a killed session
                     continue
-                if "skip" in entry and entry["id"] not in self.skipped_ids:
-                    self.skipped_ids.add(entry["id"])
-                    self.skipped[entry["skip"]] += 1
-                elif "duplicate" in entry:
-                    self.skipped[DUPLICATE] += 1
+                if isinstance(entry, dict):
+                    yield entry
+
+
+class Journal:
+    def __init__(self, images_dir: Path, worker: int | None = None) -> None:
+        self.images_dir = images_dir
+        self.path = images_dir / (JOURNAL if worker is None else STATE_DIR / f"journal-{worker}.jsonl")
+        self.skipped: Counter[str] = Counter()  # reason -> rows, over every session
+        self.skipped_ids: set[str] = set()
+        self._file: IO[str] | None = None
+        # The shard writer commits on its own thread (crawler/images/writer.py) while the reactor thread counts rows.
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """What every session wrote, in every journal file of the folder (workers' included)."""
+        for entry in entries(self.images_dir):
+            if "skip" in entry and entry["id"] not in self.skipped_ids:
+                self.skipped_ids.add(entry["id"])
+                self.skipped[entry["skip"]] += 1
+            elif "duplicate" in entry:
+                self.skipped[DUPLICATE] += 1
 
     def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,17 +78,20 @@ class Journal:
         self._write({"duplicate": row_id})
 
     def shard(self, name: str, rows: int) -> None:
-        self._write({"shard": name, "rows": rows})
-        if self._file is not None:
-            os.fsync(self._file.fileno())
+        self._write({"shard": name, "rows": rows}, sync=True)
 
-    def _write(self, entry: dict) -> None:
-        if self._file is None:
-            raise RuntimeError("journal not open")
-        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        self._file.flush()
+    def _write(self, entry: dict, sync: bool = False) -> None:
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        with self._lock:
+            if self._file is None:
+                raise RuntimeError("journal not open")
+            self._file.write(line)
+            self._file.flush()
+            if sync:
+                os.fsync(self._file.fileno())
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None

@@ -61,14 +61,16 @@ def prefetch_reason(ref: ImageRef) -> str | None:
 
 class Ledger:
     def __init__(self, images_dir: Path, journal: Journal, writer: ShardWriter, done: set[str],
-                 refs: dict[str, int], on_row: Callable[[], None] | None = None) -> None:
+                 refs: dict[str, int], on_row: Callable[[], None] | None = None,
+                 shared_dir: Path | None = None) -> None:
         self.journal = journal
         self.writer = writer
         self.done = done  # ids stored or counted by earlier sessions (--resume): not handled again
         self.seen: set[str] = set()  # ids handled by this session
         self.refs = refs  # url -> references not yet served, for URLs referenced more than once
         self.on_row = on_row
-        self.shared_dir = images_dir / SHARED_DIR
+        # A worker of --workers N keeps its own folder under SHARED_DIR: a URL belongs to one worker (its host does).
+        self.shared_dir = shared_dir or images_dir / SHARED_DIR
         shutil.rmtree(self.shared_dir, ignore_errors=True)  # a killed session's: its counts no longer hold
         self._waiting: dict[str, list[ImageRef]] = {}
         self._kept: dict[str, str | Path] = {}  # url -> reason, or the file holding its Fetched

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +28,10 @@ from urllib.parse import urlsplit, urlunsplit
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
-from crawler.images.journal import JOURNAL, Journal
-from crawler.images.ledger import Ledger, prefetch_reason
-from crawler.images.sources import SourceError, find_shards, read_refs
+from crawler.images import workers as worker_pool
+from crawler.images.journal import JOURNAL, STATE_DIR, Journal, journal_paths
+from crawler.images.ledger import SHARED_DIR, Ledger, prefetch_reason
+from crawler.images.sources import ImageRef, SourceError, find_shards, read_refs
 from crawler.images.writer import DEFAULT_MAX_ROWS, ShardWriter, stored_ids
 from crawler.policy.robots import product_token
 from crawler.run import CrawlConfigError, CrawlOptions, apply_log_level, build_settings, tuned_gc
@@ -60,6 +63,7 @@ class FetchOptions:
     resume: bool = False
     progress: bool = True
     overrides: dict[str, str] = field(default_factory=dict)
+    workers: int = 1  # processes, image hosts split between them (crawler/images/workers.py)
 
 
 @dataclass
@@ -68,6 +72,39 @@ class Plan:
     done: int  # rows handled by earlier sessions (--resume)
     refs: dict[str, int]  # url -> references, for URLs referenced more than once
     hosts: list[str]  # scheme://host[:port]/ of every image to fetch
+    host_urls: dict[str, int] = field(default_factory=dict)  # host name -> distinct image URLs to fetch
+    # With workers: id -> host name of its first row (None: a row not fetched), for ids on more than one row, so that
+    # every row of an id goes to one worker and only one is stored, as in one process.
+    repeated: dict[str, str | None] = field(default_factory=dict)
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", ""))
+
+
+def host_name(url: str) -> str:
+    """What workers are split by: the host name, as Scrapy keys its download slots (and so the per-host delay and
+    concurrency): two ports or schemes of one host are one host here too."""
+    return (urlsplit(url).hostname or "").lower()
+
+
+@dataclass
+class Routing:
+    """Which worker handles a row: its image host's; rows not fetched at all go to worker 0."""
+
+    hosts: dict[str, int]
+    repeated: dict[str, str | None]
+
+    def owner(self, ref: ImageRef) -> int:
+        if ref.id in self.repeated:
+            host = self.repeated[ref.id]
+        elif prefetch_reason(ref) is not None:
+            host = None
+        else:
+            assert ref.image_url is not None
+            host = host_name(ref.image_url)
+        return 0 if host is None else self.hosts.get(host, 0)
 
 
 def check_options(opts: FetchOptions) -> None:
@@ -79,6 +116,10 @@ def check_options(opts: FetchOptions) -> None:
         raise FetchError(f"--timeout must be positive, not {opts.timeout}")
     if opts.shard_rows < 1:
         raise FetchError(f"--shard-rows must be at least 1, not {opts.shard_rows}")
+    if opts.workers < 1:
+        raise FetchError(f"--workers must be at least 1, not {opts.workers}")
+    if opts.workers > 1 and not worker_pool.supported():
+        raise FetchError("--workers needs Linux (the workers are forked); leave it out to fetch in one process")
     if not opts.bot_name or product_token(opts.bot_name) != opts.bot_name.lower():
         raise FetchError(f"--bot-name {opts.bot_name!r} is not a robots.txt product token (letters, '-' and '_')")
     if opts.training_token and product_token(opts.training_token) != opts.training_token.lower():
@@ -90,24 +131,36 @@ def check_options(opts: FetchOptions) -> None:
     if opts.output.is_dir() and any(opts.output.iterdir()) and not opts.resume:
         raise FetchError(f"{opts.output} is not empty (an earlier fetch?); pass --resume to continue it, "
                          "or use a new --output")
-    if opts.resume and opts.output.is_dir() and any(opts.output.iterdir()) and not (opts.output / JOURNAL).exists():
+    if opts.resume and opts.output.is_dir() and any(opts.output.iterdir()) and not journal_paths(opts.output):
         raise FetchError(f"{opts.output} holds no fetch to resume (no {JOURNAL}); use a new --output")
 
 
-def make_plan(shards: dict[str, list[Path]], done: set[str]) -> Plan:
+def make_plan(shards: dict[str, list[Path]], done: set[str], workers: int = 1) -> Plan:
     counts: Counter[str] = Counter()
-    hosts: set[str] = set()
+    origins: set[str] = set()
+    host_urls: Counter[str] = Counter()
+    first: dict[str, str | None] = {}  # with workers: id -> host of its first row (one entry per row id)
+    repeated: dict[str, str | None] = {}
     rows = 0
     for ref in read_refs(shards):
         if ref.id in done:
             continue
         rows += 1
+        host = None
         if prefetch_reason(ref) is None:
             assert ref.image_url is not None
+            host = host_name(ref.image_url)
             counts[ref.image_url] += 1
-            parts = urlsplit(ref.image_url)
-            hosts.add(urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", "")))
-    return Plan(rows=rows, done=len(done), refs={url: n for url, n in counts.items() if n > 1}, hosts=sorted(hosts))
+            if counts[ref.image_url] == 1:
+                host_urls[host] += 1
+                origins.add(origin(ref.image_url))
+        if workers > 1:
+            if ref.id in first:
+                repeated.setdefault(ref.id, first[ref.id])
+            else:
+                first[ref.id] = host
+    return Plan(rows=rows, done=len(done), refs={url: n for url, n in counts.items() if n > 1},
+                hosts=sorted(origins), host_urls=dict(host_urls), repeated=repeated)
 
 
 def fetch_settings(opts: FetchOptions, hosts: list[str]) -> Settings:
@@ -151,69 +204,157 @@ def fetch(opts: FetchOptions) -> dict[str, Any]:
     try:
         shards = find_shards(opts.source)
         opts.output.mkdir(parents=True, exist_ok=True)
-        journal = Journal(opts.output)
         done: set[str] = set()
         if opts.resume:
-            journal.load()
+            earlier = Journal(opts.output)
+            earlier.load()
             try:
-                done = stored_ids(opts.output) | journal.skipped_ids
+                done = stored_ids(opts.output) | earlier.skipped_ids
             except (OSError, ValueError) as exc:  # a damaged shard of the earlier fetch: said, not guessed around
                 first = str(exc).splitlines()[0]
                 raise FetchError(f"cannot read the earlier fetch in {opts.output}: {first}") from None
-        plan = make_plan(shards, done)
+        plan = make_plan(shards, done, opts.workers)
     except SourceError as exc:
         raise FetchError(str(exc)) from None
     # Settings before anything is written: a refused --contact-url or -s leaves no journal behind.
     settings = fetch_settings(opts, plan.hosts) if plan.hosts else None
+    workers = min(opts.workers, len(plan.host_urls))
     started = time.monotonic()
-    journal.open()
-    writer = ShardWriter(opts.output, max_rows=opts.shard_rows,
-                         on_commit=lambda name, ids: journal.shard(name, len(ids)))
-    bar = _progress(plan.rows) if opts.progress else None
-    ledger = Ledger(opts.output, journal, writer, done, plan.refs, on_row=bar.update if bar else None)
-    session: dict[str, Any] = {}
-    try:
-        if settings is not None:
-            session = _crawl(settings, shards, ledger, opts.resize)
-        else:  # nothing to fetch: every row is counted from the row alone
-            for ref in read_refs(shards):
-                ledger.admit(ref)
-        writer.flush()
-    finally:
-        journal.close()
-        ledger.close()
-        if bar is not None:
-            bar.close()
+    (opts.output / STATE_DIR).mkdir(parents=True, exist_ok=True)
+    if workers > 1:
+        assert settings is not None
+        sessions = _fetch_in_workers(opts, shards, settings, done, plan, workers)
+    else:
+        bar = _progress(plan.rows) if opts.progress else None
+        try:
+            sessions = [_session(opts, shards, settings, done, plan, None, None, bar.update if bar else None)]
+        finally:
+            if bar is not None:
+                bar.close()
     seconds = time.monotonic() - started
-    stats = _stats(opts, journal, session, seconds, ledger, writer.rows, plan.rows + plan.done)
+    stats = _stats(opts, sessions, seconds, plan.rows + plan.done)
     tmp = opts.output / f".{STATS_FILE}.tmp"
     tmp.write_text(json.dumps(stats, indent=2, sort_keys=True, default=str) + "\n")
     os.replace(tmp, opts.output / STATS_FILE)
     return stats
 
 
-def _crawl(settings: Settings, shards: dict[str, list[Path]], ledger: Ledger, resize: int | None) -> dict[str, Any]:
+def _session(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settings | None, done: set[str],
+             plan: Plan, worker: int | None, mine: Callable[[ImageRef], bool] | None,
+             on_row: Callable[[], Any] | None) -> dict[str, Any]:
+    """One fetch process's work (the only one, or worker ``worker`` on the rows ``mine`` picks); what it did."""
+    journal = Journal(opts.output, worker)
+    journal.open()
+    writer = ShardWriter(opts.output, max_rows=opts.shard_rows,
+                         on_commit=lambda name, ids: journal.shard(name, len(ids)))
+    shared = None if worker is None else opts.output / SHARED_DIR / f"worker-{worker}"
+    ledger = Ledger(opts.output, journal, writer, done, plan.refs, on_row=on_row, shared_dir=shared)
+
+    def refs() -> Iterator[ImageRef]:
+        rows = read_refs(shards)
+        return rows if mine is None else (ref for ref in rows if mine(ref))
+
+    session: dict[str, Any] = {}
+    try:
+        if settings is not None:
+            session = _crawl(settings, refs, ledger, opts.resize)
+        else:  # nothing to fetch: every row is counted from the row alone
+            for ref in refs():
+                ledger.admit(ref)
+        writer.flush()
+    finally:
+        journal.close()
+        ledger.close()
+    return {
+        "worker": worker,
+        "stored": writer.rows,
+        "urls_requested": ledger.fetches,
+        "shared_url_rows": ledger.shared_hits,
+        "finish_reason": session.get("finish_reason"),
+        "conduct": {k: v for k, v in session.items() if k.startswith(("winnow/", "downloader/", "retry/"))
+                    and isinstance(v, int | float)},
+    }
+
+
+def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settings, done: set[str],
+                      plan: Plan, workers: int) -> list[dict[str, Any]]:
+    hosts = worker_pool.assign_hosts(plan.host_urls, workers)
+    routing = Routing(hosts, plan.repeated)
+    # The global request cap is the fetch's, shared out; each host's own limits stay whole (a host is in one worker).
+    share = max(1, -(-settings.getint("CONCURRENT_REQUESTS") // workers))
+    shutil.rmtree(opts.output / SHARED_DIR, ignore_errors=True)  # a killed session's
+
+    def work(k: int, on_row: Callable[[], None]) -> dict[str, Any]:
+        mine = settings.copy()
+        mine.set("CONCURRENT_REQUESTS", share, priority=settings.getpriority("CONCURRENT_REQUESTS") or "project")
+        result = _session(opts, shards, mine, done, plan, k, lambda ref: routing.owner(ref) == k, on_row)
+        result["hosts"] = sum(1 for owner in hosts.values() if owner == k)
+        result["host_urls"] = sum(plan.host_urls[h] for h, owner in hosts.items() if owner == k)
+        return result
+
+    bar = _progress(plan.rows) if opts.progress else None
+    try:
+        results = worker_pool.run_workers(workers, work, bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+        shutil.rmtree(opts.output / SHARED_DIR, ignore_errors=True)
+    sessions = []
+    for outcome in results:
+        if outcome.ok:
+            assert outcome.result is not None
+            sessions.append(outcome.result)
+        else:
+            log.error("image fetch worker %d failed: %s", outcome.worker, outcome.error)
+            sessions.append({"worker": outcome.worker, "stored": 0, "urls_requested": 0, "shared_url_rows": 0,
+                             "finish_reason": "failed", "error": outcome.error, "conduct": {},
+                             "hosts": sum(1 for owner in hosts.values() if owner == outcome.worker)})
+    return sessions
+
+
+def _crawl(settings: Settings, refs: Callable[[], Iterator[ImageRef]], ledger: Ledger,
+           resize: int | None) -> dict[str, Any]:
     from crawler.images.spider import ImageSpider
 
     apply_log_level(settings)
     process = CrawlerProcess(settings)
     apply_log_level(settings)
     crawler = process.create_crawler(ImageSpider)
-    process.crawl(crawler, refs=lambda: read_refs(shards), ledger=ledger, resize=resize)
+    failures: list[Any] = []
+    process.crawl(crawler, refs=refs, ledger=ledger, resize=resize).addErrback(failures.append)
     with tuned_gc():  # as a crawl: the long-lived modules frozen, a larger young generation (measured there)
         process.start()
+    if failures and getattr(crawler, "spider", None) is None:  # e.g. a -s value the spider cannot read
+        error = failures[0].value
+        raise FetchError(f"the fetch could not start: {type(error).__name__}: {error}")
     spider = crawler.spider
     return dict(getattr(spider, "final_stats", {}) or crawler.stats.get_stats())
 
 
-def _stats(opts: FetchOptions, journal: Journal, session: dict[str, Any], seconds: float, ledger: Ledger,
-           session_stored: int, source_rows: int) -> dict[str, Any]:
+def _stats(opts: FetchOptions, sessions: list[dict[str, Any]], seconds: float, source_rows: int) -> dict[str, Any]:
+    journal = Journal(opts.output)  # every session's and every worker's journal
+    journal.load()
     stored = len(stored_ids(opts.output))
     not_stored = dict(sorted(journal.skipped.items()))
     rows = stored + sum(not_stored.values())
-    handled = session_stored
-    conduct = {k: v for k, v in session.items() if k.startswith(("winnow/", "downloader/", "retry/"))
-               and isinstance(v, int | float)}
+    handled = sum(s["stored"] for s in sessions)
+    conduct: Counter[str] = Counter()
+    for session in sessions:
+        conduct.update(session["conduct"])
+    last: dict[str, Any] = {
+        "seconds": round(seconds, 2),
+        "stored": handled,
+        "urls_requested": sum(s["urls_requested"] for s in sessions),  # distinct image URLs sent to the downloader
+        "shared_url_rows": sum(s["shared_url_rows"] for s in sessions),
+        "images_per_second": round(handled / seconds, 2) if seconds > 0 else None,
+        "finish_reason": _finish_reason([s["finish_reason"] for s in sessions]),
+        "conduct": dict(sorted(conduct.items())),
+    }
+    if len(sessions) > 1 or sessions[0]["worker"] is not None:
+        last["workers"] = [{k: v for k, v in s.items() if k != "conduct"} for s in sessions]
+    failed = [s for s in sessions if s["finish_reason"] == "failed"]
+    if failed:
+        last["failed_workers"] = [s["worker"] for s in failed]
     return {
         "rows": rows,  # handled: stored + not_stored
         "stored": stored,
@@ -222,16 +363,19 @@ def _stats(opts: FetchOptions, journal: Journal, session: dict[str, Any], second
         "pending": max(0, source_rows - rows),
         "source": str(opts.source),
         "resize": opts.resize,
-        "last_session": {
-            "seconds": round(seconds, 2),
-            "stored": handled,
-            "urls_requested": ledger.fetches,  # distinct image URLs sent to the downloader
-            "shared_url_rows": ledger.shared_hits,
-            "images_per_second": round(handled / seconds, 2) if seconds > 0 else None,
-            "finish_reason": session.get("finish_reason"),
-            "conduct": conduct,
-        },
+        "last_session": last,
     }
+
+
+def _finish_reason(reasons: list[str | None]) -> str | None:
+    """One reason for the session: a failed worker first, then a stop (Ctrl-C), then what the workers agree on."""
+    for reason in ("failed", "shutdown"):
+        if reason in reasons:
+            return reason
+    known = [r for r in reasons if r is not None]
+    if not known:
+        return None
+    return known[0] if len(set(known)) == 1 else ",".join(sorted(set(known)))
 
 
 def _progress(total: int) -> Any:
@@ -245,6 +389,10 @@ def summary(stats: dict[str, Any], output: Path) -> str:
     last = stats["last_session"]
     lines = [f"{output}: {stats['stored']} of {stats['rows']} row(s) stored (this session: {last['stored']} in "
              f"{last['seconds']} s, {last['urls_requested']} URL(s) requested)"]
+    for worker in last.get("workers", []):
+        lines.append(f"  worker {worker['worker']}: {worker.get('hosts', 0)} host(s), {worker['stored']} stored, "
+                     f"{worker['urls_requested']} URL(s) requested, {worker['finish_reason']}"
+                     + (f" ({worker['error']})" if worker.get("error") else ""))
     if stats["not_stored"]:
         lines.append("not stored: " + ", ".join(f"{k}={v}" for k, v in stats["not_stored"].items()))
     if stats["pending"]:

@@ -20,7 +20,6 @@ when it has none, so for ``kind: interleaved`` the step's counts are image segme
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import shutil
@@ -33,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from crawler.images.journal import entries as journal_entries
 from pipelines.records import conform, empty_table, schema_of
 from pipelines.step import Stage
 
@@ -157,17 +157,11 @@ class Attach:
                 ids = parquet.read_row_group(group, columns=["id"]).column("id").to_pylist()
                 index.update((row_id, (str(shard), group, i)) for i, row_id in enumerate(ids))
         skips: dict[str, str] = {}
-        journal = Path(self.fetched) / ".fetch" / "journal.jsonl"
-        if journal.exists():
-            for line in journal.read_text(encoding="utf-8").splitlines():
-                try:
-                    entry = json.loads(line)
-                except ValueError:  # a line cut by a kill
-                    continue
-                if "skip" in entry:
-                    skips.setdefault(entry["id"], entry["skip"])
-                elif "duplicate" in entry:  # a second input row with an id the fetch had handled already
-                    skips.setdefault(entry["duplicate"], "duplicate_id")
+        for entry in journal_entries(Path(self.fetched)):  # every journal file: one per worker of --workers
+            if "skip" in entry:
+                skips.setdefault(entry["id"], entry["skip"])
+            elif "duplicate" in entry:  # a second input row with an id the fetch had handled already
+                skips.setdefault(entry["duplicate"], "duplicate_id")
         self._index, self._skips = index, skips
 
     def __call__(self, table: pa.Table) -> pa.Table:
