@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -276,8 +277,45 @@ def _session(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settin
     }
 
 
+COMPONENT_SETTINGS = ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS", "ITEM_PIPELINES")
+CLASS_SETTINGS = ("SCHEDULER", "SCHEDULER_PRIORITY_QUEUE", "SCHEDULER_MEMORY_QUEUE", "DUPEFILTER_CLASS",
+                  "STATS_CLASS", "LOG_FORMATTER", "DOWNLOADER", "REQUEST_FINGERPRINTER_CLASS")
+
+
+def preload(settings: Settings) -> None:
+    """Import in this process what a crawl imports as it starts, so that forked workers share it instead of each
+    importing it again: the crawl's components, and what the first image check loads (imagehash's SciPy DCT). Measured
+    on a two-host fetch of two images: 0.9 CPU-s more for a second worker without this (3.0 against 2.1 for one
+    process); about 460 modules (SciPy, requests and aiohttp through tldextract, Scrapy's own) were imported during
+    the crawl. Nothing here may install a Twisted reactor: each worker installs the crawl's own."""
+    import io
+
+    from PIL import Image
+    from scrapy.utils.misc import load_object
+
+    from crawler.images.check import check_image
+    from crawler.images.spider import ImageSpider  # noqa: F401  (its imports)
+
+    for name in COMPONENT_SETTINGS:
+        for path, order in settings.getwithbase(name).items():
+            if order is not None and isinstance(path, str):
+                load_object(path)
+    for path in settings.getwithbase("DOWNLOAD_HANDLERS").values():  # scheme -> handler
+        if isinstance(path, str):
+            load_object(path)
+    for name in CLASS_SETTINGS:
+        if isinstance(path := settings.get(name), str):
+            load_object(path)
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(buffer, "PNG")
+    check_image(buffer.getvalue())
+    if "twisted.internet.reactor" in sys.modules:  # the workers could not install the asyncio reactor
+        raise RuntimeError("preloading the crawl installed a Twisted reactor before the fork")
+
+
 def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settings, done: set[str],
                       plan: Plan, workers: int) -> list[dict[str, Any]]:
+    preload(settings)
     hosts = worker_pool.assign_hosts(plan.host_urls, workers)
     routing = Routing(hosts, plan.repeated)
     # The global request cap is the fetch's, shared out; each host's own limits stay whole (a host is in one worker).
