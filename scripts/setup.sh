@@ -31,6 +31,10 @@ VPY=.venv/bin/python
 # Optional extras (pyproject.toml): WINNOW_EXTRAS=dev,clip adds open_clip and PyTorch for the image-text alignment
 # score (about 2 minutes and 5.7 GB more); scripts/test.sh asks for it, the demo does not need it.
 extras=${WINNOW_EXTRAS:-dev}
+# winnow's own modules compiled to bytecode (an editable install is not): where PYTHONDONTWRITEBYTECODE is set, as on
+# these machines, every winnow process would otherwise compile them again, 0.2 CPU-s a start (each test's subprocess,
+# each image fetch). Python still checks every .pyc against its source. Under a second when nothing changed.
+"$VPY" -m compileall -q -j 0 crawler extract filters dedup pipelines >/dev/null || true
 stamp=.venv/.winnow-setup-stamp
 want=$( (cat pyproject.toml scripts/setup.sh; echo "$extras") | sha1sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then

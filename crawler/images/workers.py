@@ -6,14 +6,18 @@ the downloader, the callbacks) and the GIL it shares with the decoding threads; 
 download slot with its own concurrency, delay, Retry-After and robots.txt, exactly as with one process.
 
 Why fork, not Ray (``winnow crawl --workers``) or a fresh interpreter: a worker inherits the imported stack (Scrapy,
-Pillow, pyarrow, about 1 s of CPU to import) and the plan (the ids already done, the shared-URL counts) instead of
-building them again: two ``winnow images fetch`` processes started by hand, each reading the whole list, paid
-1.3 CPU-s more than one on the bench's 4,831 rows. A worker is forked before any reactor or event loop exists (the
-parent runs neither) and installs its own. Linux only (``os.fork`` and ``prctl``); elsewhere ``--workers`` is refused.
+Pillow, pyarrow: 0.9-1.1 CPU-s to import here) and the plan (the ids already done, the shared-URL counts) instead of
+building them again, and a Ray start costs seconds (bench/distributed_crawl_bench.py). What a crawl imports only as
+it starts is imported before the fork too (crawler/images/run.py ``preload``): a fetch of one image from each of two
+hosts took 2.0-2.1 CPU-s in one process and 2.9-3.0 with two workers before that, 2.4-2.7 after. A worker is forked
+before any reactor or event loop exists (the parent runs neither) and installs its own. Linux only (``os.fork`` and
+``prctl``); elsewhere ``--workers`` is refused.
 
 Hosts are assigned largest first to the least-loaded worker (by distinct image URLs; LPT scheduling, Graham 1969),
-not by a hash of the host: the image hosts of a run are few and uneven (the bench: four hosts; crc32 % 2 put three
-of them in one worker), and a worker that gets the big host decides the wall time.
+not by a hash of the host as ``winnow crawl --workers`` does (its seeds are many; a worker's share there is a fraction
+of them): the image hosts of a run are few and uneven (a CDN may serve most of the images), a hash ignores their
+sizes, and the worker that gets the big hosts decides the wall time. The split is recomputed for each session from
+the rows still to do; every host is still in exactly one worker of a session.
 
 Signals: each worker runs in its own process group, so a terminal's Ctrl-C reaches the parent alone, which passes
 SIGINT (and SIGTERM) on to every worker once: each stops as one fetch does (requests in flight finished, shards
