@@ -46,8 +46,9 @@ _LOG_TAIL = 2000
 class FetchImages(Stage):
     """Fetch the images of ``kind`` rows (``image_text`` or ``interleaved``) into ``image`` rows.
 
-    ``resize``, ``max_mb``, ``timeout``, ``bot_name``, ``training_token``, ``contact_url``, ``allow_private`` and
-    ``settings`` (Scrapy settings, as ``-s KEY=VALUE``) are ``winnow images fetch``'s options of the same names;
+    ``resize``, ``max_mb``, ``timeout``, ``bot_name``, ``training_token``, ``contact_url``, ``allow_private``,
+    ``workers`` and ``settings`` (Scrapy settings, as ``-s KEY=VALUE``) are ``winnow images fetch``'s options of the
+    same names;
     without ``contact_url`` the environment's ``WINNOW_CONTACT_URL`` is used (required for public image hosts).
     """
 
@@ -57,12 +58,14 @@ class FetchImages(Stage):
     def __init__(self, kind: str = "image_text", resize: int | None = None, max_mb: float | None = None,
                  timeout: float | None = None, bot_name: str | None = None, training_token: str | None = None,
                  contact_url: str | None = None, allow_private: bool | list[str] = False,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, workers: int | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {list(KINDS)}, got {kind!r}")
         for name, value in (("resize", resize), ("max_mb", max_mb), ("timeout", timeout)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise ValueError(f"workers must be a whole number of processes, at least 1, got {workers!r}")
         if not isinstance(allow_private, bool | list):
             raise ValueError(f"allow_private must be true/false or a list of networks, got {allow_private!r}")
         if settings is not None and not isinstance(settings, dict):
@@ -76,6 +79,7 @@ class FetchImages(Stage):
         self.contact_url = contact_url
         self.allow_private = allow_private
         self.settings = dict(settings or {})
+        self.workers = workers
         self.wave_dir: str | None = None
 
     def bind_state(self, state_dir: str, wave: str, completed_waves: set[str]) -> None:
@@ -95,7 +99,7 @@ class FetchImages(Stage):
         contact = self.contact_url or os.environ.get(CONTACT_ENV) or None
         for flag, value in (("--resize", self.resize), ("--max-mb", self.max_mb), ("--timeout", self.timeout),
                             ("--bot-name", self.bot_name), ("--training-token", self.training_token),
-                            ("--contact-url", contact)):
+                            ("--contact-url", contact), ("--workers", self.workers)):
             if value is not None:
                 cmd += [flag, str(value)]
         if self.allow_private is True:

@@ -91,6 +91,15 @@ def test_bad_arguments_fail_at_load() -> None:
         FetchImages(resize=0)
     with pytest.raises(ValueError, match="settings"):
         FetchImages(settings=["DOWNLOAD_DELAY=0"])  # type: ignore[arg-type]
+    for workers in (0, True, "2"):
+        with pytest.raises(ValueError, match="workers"):
+            FetchImages(workers=workers)  # type: ignore[arg-type]
+
+
+def test_workers_become_the_fetch_flag(tmp_path: Path) -> None:
+    cmd = FetchImages(workers=3).command(tmp_path, tmp_path / "o", resume=False)
+    assert cmd[cmd.index("--workers") + 1] == "3"
+    assert "--workers" not in FetchImages().command(tmp_path, tmp_path / "o", resume=False)
 
 
 def test_contact_url_from_the_environment(monkeypatch, tmp_path: Path) -> None:
