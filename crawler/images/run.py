@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import shutil
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -33,6 +32,7 @@ from crawler.images import workers as worker_pool
 from crawler.images.journal import JOURNAL, STATE_DIR, Journal, journal_paths
 from crawler.images.ledger import SHARED_DIR, Ledger, prefetch_reason
 from crawler.images.sources import ImageRef, SourceError, find_shards, read_refs
+from crawler.images.split import Routing, assign_hosts, host_name, preload
 from crawler.images.writer import DEFAULT_MAX_ROWS, ShardWriter, stored_ids
 from crawler.policy.robots import product_token
 from crawler.run import CrawlConfigError, CrawlOptions, apply_log_level, build_settings, tuned_gc
@@ -82,30 +82,6 @@ class Plan:
 def origin(url: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", ""))
-
-
-def host_name(url: str) -> str:
-    """What workers are split by: the host name, as Scrapy keys its download slots (and so the per-host delay and
-    concurrency): two ports or schemes of one host are one host here too."""
-    return (urlsplit(url).hostname or "").lower()
-
-
-@dataclass
-class Routing:
-    """Which worker handles a row: its image host's; rows not fetched at all go to worker 0."""
-
-    hosts: dict[str, int]
-    repeated: dict[str, str | None]
-
-    def owner(self, ref: ImageRef) -> int:
-        if ref.id in self.repeated:
-            host = self.repeated[ref.id]
-        elif prefetch_reason(ref) is not None:
-            host = None
-        else:
-            assert ref.image_url is not None
-            host = host_name(ref.image_url)
-        return 0 if host is None else self.hosts.get(host, 0)
 
 
 def check_options(opts: FetchOptions) -> None:
@@ -277,46 +253,10 @@ def _session(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settin
     }
 
 
-COMPONENT_SETTINGS = ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS", "ITEM_PIPELINES")
-CLASS_SETTINGS = ("SCHEDULER", "SCHEDULER_PRIORITY_QUEUE", "SCHEDULER_MEMORY_QUEUE", "DUPEFILTER_CLASS",
-                  "STATS_CLASS", "LOG_FORMATTER", "DOWNLOADER", "REQUEST_FINGERPRINTER_CLASS")
-
-
-def preload(settings: Settings) -> None:
-    """Import in this process what a crawl imports as it starts, so that forked workers share it instead of each
-    importing it again: the crawl's components, and what the first image check loads (imagehash's SciPy DCT). Measured
-    on a two-host fetch of two images: 0.9 CPU-s more for a second worker without this (3.0 against 2.1 for one
-    process); about 460 modules (SciPy, requests and aiohttp through tldextract, Scrapy's own) were imported during
-    the crawl. Nothing here may install a Twisted reactor: each worker installs the crawl's own."""
-    import io
-
-    from PIL import Image
-    from scrapy.utils.misc import load_object
-
-    from crawler.images.check import check_image
-    from crawler.images.spider import ImageSpider  # noqa: F401  (its imports)
-
-    for name in COMPONENT_SETTINGS:
-        for path, order in settings.getwithbase(name).items():
-            if order is not None and isinstance(path, str):
-                load_object(path)
-    for path in settings.getwithbase("DOWNLOAD_HANDLERS").values():  # scheme -> handler
-        if isinstance(path, str):
-            load_object(path)
-    for name in CLASS_SETTINGS:
-        if isinstance(path := settings.get(name), str):
-            load_object(path)
-    buffer = io.BytesIO()
-    Image.new("RGB", (8, 8)).save(buffer, "PNG")
-    check_image(buffer.getvalue())
-    if "twisted.internet.reactor" in sys.modules:  # the workers could not install the asyncio reactor
-        raise RuntimeError("preloading the crawl installed a Twisted reactor before the fork")
-
-
 def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], settings: Settings, done: set[str],
                       plan: Plan, workers: int) -> list[dict[str, Any]]:
     preload(settings)
-    hosts = worker_pool.assign_hosts(plan.host_urls, workers)
+    hosts = assign_hosts(plan.host_urls, workers)
     routing = Routing(hosts, plan.repeated)
     # The global request cap is the fetch's, shared out; each host's own limits stay whole (a host is in one worker).
     share = max(1, -(-settings.getint("CONCURRENT_REQUESTS") // workers))

@@ -8,16 +8,10 @@ download slot with its own concurrency, delay, Retry-After and robots.txt, exact
 Why fork, not Ray (``winnow crawl --workers``) or a fresh interpreter: a worker inherits the imported stack (Scrapy,
 Pillow, pyarrow: 0.9-1.1 CPU-s to import here) and the plan (the ids already done, the shared-URL counts) instead of
 building them again, and a Ray start costs seconds (bench/distributed_crawl_bench.py). What a crawl imports only as
-it starts is imported before the fork too (crawler/images/run.py ``preload``): a fetch of one image from each of two
+it starts is imported before the fork too (crawler/images/split.py ``preload``): a fetch of one image from each of two
 hosts took 2.0-2.1 CPU-s in one process and 2.9-3.0 with two workers before that, 2.4-2.7 after. A worker is forked
 before any reactor or event loop exists (the parent runs neither) and installs its own. Linux only (``os.fork`` and
 ``prctl``); elsewhere ``--workers`` is refused.
-
-Hosts are assigned largest first to the least-loaded worker (by distinct image URLs; LPT scheduling, Graham 1969),
-not by a hash of the host as ``winnow crawl --workers`` does (its seeds are many; a worker's share there is a fraction
-of them): the image hosts of a run are few and uneven (a CDN may serve most of the images), a hash ignores their
-sizes, and the worker that gets the big hosts decides the wall time. The split is recomputed for each session from
-the rows still to do; every host is still in exactly one worker of a session.
 
 Signals: each worker runs in its own process group, so a terminal's Ctrl-C reaches the parent alone, which passes
 SIGINT (and SIGTERM) on to every worker once: each stops as one fetch does (requests in flight finished, shards
@@ -37,24 +31,13 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 POLL_S = 0.2
-
-
-def assign_hosts(host_urls: dict[str, int], workers: int) -> dict[str, int]:
-    """host -> worker: largest host first to the least-loaded worker (ties: the lower worker); deterministic."""
-    loads = [0] * workers
-    owner: dict[str, int] = {}
-    for host, urls in sorted(host_urls.items(), key=lambda item: (-item[1], item[0])):
-        k = min(range(workers), key=lambda i: (loads[i], i))
-        owner[host] = k
-        loads[k] += urls
-    return owner
 
 
 @dataclass
@@ -76,7 +59,6 @@ class _Child:
     conn: Any
     result: dict[str, Any] | None = None
     error: str = ""
-    done_at: float | None = field(default=None)
 
 
 def supported() -> bool:

@@ -18,7 +18,8 @@ import psutil
 import pyarrow.parquet as pq
 import pytest
 
-from crawler.images.workers import assign_hosts, run_workers
+from crawler.images.split import assign_hosts
+from crawler.images.workers import run_workers
 from crawler.site_server import Route, SiteServer
 from tests.crawler.images.helpers import (
     FAST,
