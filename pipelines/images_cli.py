@@ -51,6 +51,10 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
     fetch.add_argument("--resume", action="store_true",
                        help="continue a fetch in IMAGES after a stop or a kill (rows already stored or counted are "
                        "not fetched again)")
+    fetch.add_argument("--retry-failed", action="store_true",
+                       help="with --resume: fetch again the rows an earlier session counted under a reason another "
+                       "try may not repeat (timeout, connection_error, robots_unreachable, host_parked, http_408, "
+                       "http_429, http_5xx)")
     fetch.add_argument("-s", "--set", action="append", default=[], metavar="KEY=VALUE",
                        help="any Scrapy or winnow crawl setting, e.g. -s DOWNLOAD_DELAY=0.25 -s "
                        "CONCURRENT_REQUESTS_PER_DOMAIN=4 (repeatable)")
@@ -76,7 +80,8 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         shard_rows=args.shard_rows, bot_name=args.bot_name, contact_url=args.contact_url,
         training_token=args.training_token, allow_private=args.allow_private is not None,
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
-        resume=args.resume, progress=not args.no_progress, overrides=overrides, workers=args.workers)
+        resume=args.resume, progress=not args.no_progress, overrides=overrides, workers=args.workers,
+        retry_failed=args.retry_failed)
     try:
         stats = fetch(opts)
     except FetchError as exc:

@@ -38,6 +38,7 @@ from crawler.policy.robots import product_token
 from crawler.run import CrawlConfigError, CrawlOptions, apply_log_level, build_settings, tuned_gc
 
 STATS_FILE = "fetch-stats.json"
+OPTIONS = STATE_DIR / "options.json"  # what a --resume must repeat
 DEFAULT_MAX_MB = 20.0  # as the crawl's DOWNLOAD_MAXSIZE
 DEFAULT_TIMEOUT = 30.0  # as the crawl's DOWNLOAD_TIMEOUT
 
@@ -65,6 +66,7 @@ class FetchOptions:
     progress: bool = True
     overrides: dict[str, str] = field(default_factory=dict)
     workers: int = 1  # processes, image hosts split between them (crawler/images/workers.py)
+    retry_failed: bool = False  # with resume: fetch again the rows counted under a TEMPORARY reason
 
 
 @dataclass
@@ -110,6 +112,22 @@ def check_options(opts: FetchOptions) -> None:
                          "or use a new --output")
     if opts.resume and opts.output.is_dir() and any(opts.output.iterdir()) and not journal_paths(opts.output):
         raise FetchError(f"{opts.output} holds no fetch to resume (no {JOURNAL}); use a new --output")
+    if opts.retry_failed and not opts.resume:
+        raise FetchError("--retry-failed goes with --resume (it fetches again what an earlier session could not)")
+    earlier = _earlier_options(opts.output) if opts.resume else None
+    if earlier is not None and earlier.get("resize") != opts.resize:
+        def said(n: int | None) -> str:
+            return f"--resize {n}" if n else "no --resize"
+
+        raise FetchError(f"the fetch in {opts.output} was made with {said(earlier.get('resize'))}; resume it with "
+                         f"the same, or use a new --output (its images would be of two sizes)")
+
+
+def _earlier_options(output: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((output / OPTIONS).read_text())
+    except (OSError, ValueError):  # a fetch from before options were recorded, or none
+        return None
 
 
 def make_plan(shards: dict[str, list[Path]], done: set[str], workers: int = 1) -> Plan:
@@ -186,7 +204,7 @@ def fetch(opts: FetchOptions) -> dict[str, Any]:
             earlier = Journal(opts.output)
             earlier.load()
             try:
-                done = stored_ids(opts.output) | earlier.skipped_ids
+                done = stored_ids(opts.output) | (earlier.final_ids() if opts.retry_failed else earlier.skipped_ids)
             except (OSError, ValueError) as exc:  # a damaged shard of the earlier fetch: said, not guessed around
                 first = str(exc).splitlines()[0]
                 raise FetchError(f"cannot read the earlier fetch in {opts.output}: {first}") from None
@@ -198,6 +216,7 @@ def fetch(opts: FetchOptions) -> dict[str, Any]:
     workers = min(opts.workers, len(plan.host_urls))
     started = time.monotonic()
     (opts.output / STATE_DIR).mkdir(parents=True, exist_ok=True)
+    (opts.output / OPTIONS).write_text(json.dumps({"resize": opts.resize}) + "\n")
     if workers > 1:
         assert settings is not None
         sessions = _fetch_in_workers(opts, shards, settings, done, plan, workers)
@@ -312,8 +331,9 @@ def _crawl(settings: Settings, refs: Callable[[], Iterator[ImageRef]], ledger: L
 def _stats(opts: FetchOptions, sessions: list[dict[str, Any]], seconds: float, source_rows: int) -> dict[str, Any]:
     journal = Journal(opts.output)  # every session's and every worker's journal
     journal.load()
-    stored = len(stored_ids(opts.output))
-    not_stored = dict(sorted(journal.skipped.items()))
+    stored_set = stored_ids(opts.output)
+    stored = len(stored_set)
+    not_stored = dict(sorted(journal.not_stored(stored_set).items()))
     rows = stored + sum(not_stored.values())
     handled = sum(s["stored"] for s in sessions)
     conduct: Counter[str] = Counter()

@@ -162,8 +162,8 @@ class Attach:
                 index.update((row_id, (str(shard), group, i)) for i, row_id in enumerate(ids))
         skips: dict[str, str] = {}
         for entry in journal_entries(Path(self.fetched)):  # every journal file: one per worker of --workers
-            if "skip" in entry:
-                skips.setdefault(entry["id"], entry["skip"])
+            if "skip" in entry:  # the last reason of a row counts (a retried row's); a stored row wins over any
+                skips[entry["id"]] = entry["skip"]
             elif "duplicate" in entry:  # a second input row with an id the fetch had handled already
                 skips.setdefault(entry["duplicate"], "duplicate_id")
         self._index, self._skips = index, skips

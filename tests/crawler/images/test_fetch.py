@@ -145,7 +145,7 @@ def fetched(tmp_path_factory):
         out = write_output(tmp / "out", pairs, docs, shards=2)
         started = time.monotonic()
         result = run_fetch(out, tmp / "images", "--allow-private", "127.0.0.1/32", "--max-mb", "0.02",
-                           "--timeout", "1", "-s", "RETRY_TIMES=0")
+                           "--timeout", "1", "-s", "RETRY_TIMES=0", "-s", "WINNOW_RETRY_TIMES=0")
         seconds = time.monotonic() - started
         hits = list(site.hits)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -369,3 +369,48 @@ def test_ctrl_c_stops_cleanly_with_the_rest_pending(tmp_path):
     stats = json.loads((images / "fetch-stats.json").read_text())
     assert (stats["stored"], stats["pending"]) == (40, 0)
     assert sorted(r["id"] for r in read_images(images)) == sorted(f"p{n}" for n in range(40))
+
+
+class FailsFirst:
+    """503 on the first request, then the image: a failure another try does not repeat."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed, self.calls = seed, 0
+
+    def __call__(self, path: str) -> Route:
+        self.calls += 1
+        if self.calls == 1:
+            return Route(status=503, body="busy", content_type="text/plain")
+        return png(self.seed)
+
+
+def test_resume_with_retry_failed_fetches_temporary_failures_again_and_only_those(tmp_path, capsys):
+    routes = {"/robots.txt": Route(body="", content_type="text/plain"), "/ok.png": png(1),
+              "/flaky.png": FailsFirst(2), "/missing.png": Route(status=404, body="no")}
+    with SiteServer(routes=routes) as site:
+        out = write_output(tmp_path / "out", [pair("ok", site.url("/ok.png")), pair("flaky", site.url("/flaky.png")),
+                                              pair("gone", site.url("/missing.png"))])
+        images = tmp_path / "images"
+        once = ["--allow-private", "-s", "RETRY_TIMES=0", "-s", "WINNOW_RETRY_TIMES=0"]  # no retry in a session
+        first = run_fetch(out, images, *once)
+        plain = run_fetch(out, images, *once, "--resume")
+        stats_plain = json.loads((images / "fetch-stats.json").read_text())
+        retried = run_fetch(out, images, *once, "--resume", "--retry-failed")
+        hits = Counter(h.path for h in site.hits)
+    assert first.returncode == plain.returncode == retried.returncode == 0, retried.stderr[-2000:]
+    assert stats_plain["not_stored"] == {"http_503": 1, "http_404": 1}  # a plain --resume leaves counted rows alone
+    stats = json.loads((images / "fetch-stats.json").read_text())
+    assert (stats["rows"], stats["stored"], stats["not_stored"], stats["pending"]) == (3, 2, {"http_404": 1}, 0)
+    assert hits["/flaky.png"] == 2 and hits["/missing.png"] == 1 and hits["/ok.png"] == 1
+    assert sorted(r["id"] for r in read_images(images)) == ["flaky", "ok"]
+    assert "--resume" in refused(capsys, out, tmp_path / "new", "--allow-private", "--retry-failed")
+
+
+def test_resume_with_another_resize_is_refused(tmp_path, capsys):
+    with SiteServer(routes={"/robots.txt": Route(body="", content_type="text/plain"), "/a.png": png(1)}) as site:
+        out = write_output(tmp_path / "out", [pair("a", site.url("/a.png"))])
+        assert run_fetch(out, tmp_path / "images", "--allow-private", "--resize", "20").returncode == 0
+    message = refused(capsys, out, tmp_path / "images", "--allow-private", "--resume")
+    assert "was made with --resize 20" in message
+    assert "was made with --resize 20" in refused(capsys, out, tmp_path / "images", "--allow-private", "--resume",
+                                                  "--resize", "30")
