@@ -527,7 +527,8 @@ def main() -> int:
                 shutil.rmtree(work / "profile-images", ignore_errors=True)
             print(json.dumps(report["profile"], indent=1))
         elif args.memory:
-            m = measured(winnow_cmd(winnow_in, work / "mem-images", SETTINGS_FAST), work, "memory", site.count_urls())
+            cmd = winnow_cmd(winnow_in, work / "mem-images", SETTINGS_FAST, max(1, args.workers))
+            m = measured(cmd, work, "memory", site.count_urls())
             hits = site.take_hits()
             stored, stats = stored_winnow(work / "mem-images")
             report["memory"] = {**memory_report(m, len(rows)), "stored": len(stored), "served": len(hits),
