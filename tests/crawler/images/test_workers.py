@@ -6,12 +6,15 @@ keys its download slots, so two ports of one address would be one host.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -147,82 +150,73 @@ def test_each_host_is_fetched_by_exactly_one_worker_and_each_image_once(three_ho
     assert not (three_hosts["tmp"] / "two" / ".fetch" / "shared").exists()
 
 
-def slow_site(n: int) -> list[SiteServer]:
-    return [SiteServer(routes=image_routes(n, seed, delay=0.15), host=address)
-            for seed, address in zip((1, 2), ADDRESSES, strict=False)]
+@dataclass
+class Running:
+    servers: list[SiteServer]
+    out: Path
+    images: Path
+    proc: subprocess.Popen
+    workers: list[psutil.Process]
+    ids: list[str]
+
+    def hits(self) -> Counter:
+        return Counter((n, h.path) for n, s in enumerate(self.servers) for h in s.hits)
 
 
-def start_fetch(out: Path, images: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([WINNOW, "images", "fetch", str(out), "--output", str(images), *FAST, *ALLOW,
-                             "--workers", "2", "--shard-rows", "3", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def wait_for_shards(images: Path, count: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(list((images / "images").glob("part-*.parquet"))) < count:
-        time.sleep(0.05)
-
-
-@pytest.mark.slow
-def test_ctrl_c_stops_every_worker_and_a_resume_with_another_n_finishes(tmp_path):
-    servers = slow_site(20)
-    for server in servers:
-        server.__enter__()
-    try:
+@contextlib.contextmanager
+def fetch_under_way(tmp_path: Path) -> Iterator[Running]:
+    """Two slow image hosts (20 images each, 0.15 s an image), a `--workers 2` fetch of them with 2 shards committed."""
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(SiteServer(routes=image_routes(20, seed, delay=0.15), host=address))
+                   for seed, address in zip((1, 2), ADDRESSES, strict=False)]
         ids = [f"w{h}-{i}" for h in range(2) for i in range(20)]
         out = write_output(tmp_path / "out", [pair(f"w{h}-{i}", s.url(f"/i/{i}.png"))
                                               for h, s in enumerate(servers) for i in range(20)])
         images = tmp_path / "images"
-        proc = start_fetch(out, images)
-        wait_for_shards(images, 2)
-        children = psutil.Process(proc.pid).children()
-        assert len(children) == 2
-        proc.send_signal(signal.SIGINT)  # to the parent only, as `kill -INT`: it passes it on
-        stdout, stderr = proc.communicate(timeout=60)
-        assert proc.returncode == 130, stderr[-3000:]
+        proc = subprocess.Popen([WINNOW, "images", "fetch", str(out), "--output", str(images), *FAST, *ALLOW,
+                                 "--workers", "2", "--shard-rows", "3"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stack.callback(lambda: proc.poll() is None and proc.kill())
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(list((images / "images").glob("part-*.parquet"))) < 2:
+            time.sleep(0.05)
+        workers = psutil.Process(proc.pid).children()
+        assert len(workers) == 2
+        yield Running(servers, out, images, proc, workers, ids)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_worker_and_a_resume_with_another_n_finishes(tmp_path):
+    with fetch_under_way(tmp_path) as run:
+        run.proc.send_signal(signal.SIGINT)  # to the parent only, as `kill -INT`: it passes it on
+        stdout, stderr = run.proc.communicate(timeout=60)
+        assert run.proc.returncode == 130, stderr[-3000:]
         assert "--resume" in stdout
-        assert not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE for c in children)
-        stats = json.loads((images / "fetch-stats.json").read_text())
+        assert not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE for w in run.workers)
+        stats = json.loads((run.images / "fetch-stats.json").read_text())
         assert stats["last_session"]["finish_reason"] == "shutdown"
         assert stats["pending"] > 0 and stats["stored"] + sum(stats["not_stored"].values()) + stats["pending"] == 40
-        result = run_fetch(out, images, *ALLOW, "--resume", "--workers", "1")
-        hits = Counter((n, h.path) for n, s in enumerate(servers) for h in s.hits)
-    finally:
-        for server in servers:
-            server.__exit__(None, None, None)
+        result = run_fetch(run.out, run.images, *ALLOW, "--resume", "--workers", "1")
+        hits = run.hits()
     assert result.returncode == 0, result.stderr[-3000:]
-    assert sorted(r["id"] for r in read_images(images)) == sorted(ids)
+    assert sorted(r["id"] for r in read_images(run.images)) == sorted(run.ids)
     assert max(n for (_, path), n in hits.items() if path.startswith("/i/")) <= 2  # at most once per session
 
 
 @pytest.mark.slow
 def test_kill_9_of_the_parent_takes_the_workers_with_it_and_resume_stores_every_id_once(tmp_path):
-    servers = slow_site(20)
-    for server in servers:
-        server.__enter__()
-    try:
-        ids = [f"w{h}-{i}" for h in range(2) for i in range(20)]
-        out = write_output(tmp_path / "out", [pair(f"w{h}-{i}", s.url(f"/i/{i}.png"))
-                                              for h, s in enumerate(servers) for i in range(20)])
-        images = tmp_path / "images"
-        proc = start_fetch(out, images)
-        wait_for_shards(images, 2)
-        children = psutil.Process(proc.pid).children()
-        proc.kill()
-        proc.communicate()
-        _, alive = psutil.wait_procs(children, timeout=10)
+    with fetch_under_way(tmp_path) as run:
+        run.proc.kill()
+        run.proc.communicate()
+        _, alive = psutil.wait_procs(run.workers, timeout=10)
         assert not alive, "a worker outlived its parent"
-        before = {r["id"] for r in read_images(images)}
+        before = {r["id"] for r in read_images(run.images)}
         assert 0 < len(before) < 40, "the kill came too late to test a resume"
-        result = run_fetch(out, images, *ALLOW, "--resume", "--workers", "2")
-    finally:
-        for server in servers:
-            server.__exit__(None, None, None)
+        result = run_fetch(run.out, run.images, *ALLOW, "--resume", "--workers", "2")
     assert result.returncode == 0, result.stderr[-3000:]
-    stored = [r["id"] for r in read_images(images)]
-    assert len(stored) == len(set(stored)) and set(stored) == set(ids)
-    stats = json.loads((images / "fetch-stats.json").read_text())
+    stored = [r["id"] for r in read_images(run.images)]
+    assert len(stored) == len(set(stored)) and set(stored) == set(run.ids)
+    stats = json.loads((run.images / "fetch-stats.json").read_text())
     assert (stats["stored"], stats["pending"], stats["not_stored"]) == (40, 0, {})
 
 
