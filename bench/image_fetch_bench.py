@@ -100,7 +100,10 @@ image), 13% in decoding, 34% on the Scrapy reactor thread.
 
 ``--memory`` (10,000 rows, 2,500 pages, 8,497 image requests, 8,650 rows stored, 90 s): tree RSS 293, 271, 297 and
 292 MB at 10, 50, 90 and 100% of the requests (PSS 231, 226, 235, 249); 271-303 MB over the whole window from 10% on;
-slope 1.0 MB (RSS) and 0.7 MB (PSS) per 1,000 images, under the 2 MB flat line: flat.
+slope 1.0 MB (RSS) and 0.7 MB (PSS) per 1,000 images, under the 2 MB flat line: flat. Again 2026-12-02 10:35 UTC
+(this session's code, 31 s): RSS 317, 322, 327, 328 MB, slope 1.2 (PSS 1.3): flat. ``--memory --workers 2`` (20 s):
+the three processes' RSS 745, 760, 763 MB at 10, 50, 90% (2.6 MB per 1,000 images between them, 1.3 per worker); its
+100% sample came after the workers exited, so the slope the bench prints over it (negative) means nothing there.
 """
 
 from __future__ import annotations
