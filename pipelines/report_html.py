@@ -2,8 +2,9 @@
 
 The page (``OUT_DIR/report.html``) holds the funnel (records in, kept and dropped per step and reason, rows per
 output), the language distribution, quality-score and text-length histograms, top hosts, page types, image-text
-pair and interleaved statistics, opt-out counts by policy signal, PII redactions by type, the crawl's statistics
-when an input came from ``winnow crawl`` (a ``crawl-stats.json`` beside the WARC files) and the time per step.
+pair and interleaved statistics, fetched images (pipelines/report_images.py), opt-out counts by policy signal, PII
+redactions by type, the crawl's statistics when an input came from ``winnow crawl`` (a ``crawl-stats.json`` beside
+the WARC files) and the time per step.
 
 Where the numbers come from: ``stats.json`` and ``manifest.json`` (what ``winnow run`` writes) and the Parquet
 shards, of which only the needed columns are read, and at most ``max_rows`` rows per output (spread over the shards
@@ -542,7 +543,9 @@ def _timing(page: _Page, stats: dict[str, Any]) -> None:
 
 
 _COLUMNS = ["url", "lang", "quality_score", "page_type", "pii_redacted", "policy_signals", "training_allowed",
-            "text", "segments", "image_url", "doc_id", "caption", "alt", "width", "height"]
+            "text", "segments", "image_url", "doc_id", "caption", "alt", "width", "height",
+            # images/ (pipelines/report_images.py); never the image bytes
+            "sha256", "image_format", "output", "original_width", "clip_score"]
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:62em;padding:0 1em;color:#222}
@@ -580,6 +583,8 @@ def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
     outs = {name: _read_output(out_dir / name, _COLUMNS, max_rows)
             for name in OUTPUT_DIRS.values() if (out_dir / name).is_dir()}
     crawls = _crawl_folders(manifest)
+    from pipelines.report_images import images_section  # it builds on this module's helpers
+
     _pyplot()
     with plt.rc_context({"svg.fonttype": "none", "font.size": 9}):  # text stays text: small files, crisp labels
         page = _Page()
@@ -591,6 +596,7 @@ def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
         _page_types(page, outs)
         _image_pairs(page, outs.get("image_text"))
         _interleaved(page, outs.get("interleaved"))
+        images_section(page, outs.get(OUTPUT_DIRS["image"]))
         _opt_out(page, stats, outs, crawls)
         _pii(page, outs)
         _crawl(page, crawls)
@@ -607,8 +613,8 @@ def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
     toc = " · ".join(f'<a href="#{key}">{title}</a>' for key, title in (
         ("funnel", "funnel"), ("languages", "languages"), ("quality", "quality"), ("lengths", "length"),
         ("hosts", "hosts"), ("page-types", "page types"), ("image-text", "image-text"),
-        ("interleaved", "interleaved"), ("opt-out", "opt-outs"), ("pii", "PII"), ("crawl", "crawl"),
-        ("timing", "time")))
+        ("interleaved", "interleaved"), ("images", "images"), ("opt-out", "opt-outs"), ("pii", "PII"),
+        ("crawl", "crawl"), ("timing", "time")))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>winnow report: {html.escape(out_dir.name)}</title><style>{_CSS}</style></head><body>"
             f"<h1>winnow report: {html.escape(out_dir.name)}</h1>"

@@ -20,12 +20,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.records import DOCUMENT_SCHEMA, IMAGE_TEXT_SCHEMA, INTERLEAVED_SCHEMA
+from pipelines.records import DOCUMENT_SCHEMA, IMAGE_SCHEMA, IMAGE_TEXT_SCHEMA, INTERLEAVED_SCHEMA
 from pipelines.report_html import build_report, write_report
 from pipelines.sample import build_sample_warc
 
 SECTIONS = ["funnel", "languages", "quality", "lengths", "hosts", "page-types", "image-text", "interleaved",
-            "opt-out", "pii", "crawl", "timing"]
+            "images", "opt-out", "pii", "crawl", "timing"]
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 CRAWL_STATS = {"winnow/pages": 15, "winnow/hosts": 1, "winnow/warc/files": 1, "finish_reason": "finished",
@@ -90,6 +90,7 @@ def test_report_of_a_real_run_has_a_figure_where_there_is_data(sample_run: Path)
         "page-types": int(any(_kept(sample_run, "text", "page_type"))),
         "image-text": int(bool(_kept(sample_run, "image_text", "image_url"))),
         "interleaved": int(bool(_kept(sample_run, "interleaved", "segments"))),
+        "images": int(bool(_kept(sample_run, "images", "sha256"))),  # `default` fetches no images: 0
         "opt-out": 1,  # the sample's WARC has no policy verdicts: the crawl's verdict counters are plotted instead
         "pii": int(any(labels for d in ("text", "interleaved", "image_text")
                        for labels in _kept(sample_run, d, "pii_redacted"))),
@@ -119,7 +120,7 @@ def _rows(schema: pa.Schema, rows: list[dict]) -> pa.Table:
 def built_output(tmp: Path) -> Path:
     """An output folder with data for every section: PII, opted-out rows (as --annotate keeps them), image pairs."""
     crawl, out = tmp / "crawl", tmp / "out"
-    for d in (crawl, out / "text", out / "image_text", out / "interleaved"):
+    for d in (crawl, out / "text", out / "image_text", out / "interleaved", out / "images"):
         d.mkdir(parents=True)
     (crawl / "part-1.warc.gz").write_bytes(b"")
     (crawl / "crawl-stats.json").write_text(json.dumps(CRAWL_STATS))
@@ -140,6 +141,11 @@ def built_output(tmp: Path) -> Path:
                           *[{"kind": "image", "text": None, "image_url": f"https://a.example/{j}.png", "alt": "x"}
                             for j in range(i)]]} for i in range(4)]
     pq.write_table(_rows(INTERLEAVED_SCHEMA, docs), out / "interleaved" / "part-a.parquet")
+    images = [{"id": f"p{i}", "url": "https://a.example/1", "output": "image_text",
+               "image_format": "PNG" if i else "JPEG", "width": 300 + 10 * i, "height": 250,
+               "original_width": 600 + 20 * i, "original_height": 500, "image": b"\x89PNG" * 4,
+               "sha256": f"{i % 3:064x}", "clip_score": 0.2 + i / 20} for i in range(5)]
+    pq.write_table(_rows(IMAGE_SCHEMA, images), out / "images" / "part-a.parquet")
     steps = [{"step": "read", "in": 31, "kept": 31, "dropped": {}},
              {"step": "opt_out", "in": 31, "kept": 30, "dropped": {"training_opt_out": 1}, "seconds": 0.1,
               "cpu_seconds": 0.1},
@@ -161,6 +167,8 @@ def test_every_section_plots_when_the_output_has_its_data(tmp_path: Path) -> Non
     assert "email" in body["pii"] and "phone" in body["pii"]
     assert "header:x-robots-tag=noai" in body["opt-out"]
     assert "forum" in body["page-types"]
+    assert "<td>distinct images (sha256)</td><td class=\"num\">3</td>" in body["images"]
+    assert "CLIP score" in body["images"] and "format PNG" in body["images"]
     # Values from the data are escaped: a hostile URL is text on the page, not markup.
     assert "<script>alert" not in page and "&lt;script&gt;alert" in body["opt-out"]
     assert "every row of the shards" in page
