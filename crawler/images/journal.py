@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,8 +61,6 @@ class Journal:
         self.reasons: dict[str, str] = {}  # id -> its last reason, over every session
         self.duplicates = 0
         self._file: IO[str] | None = None
-        # The shard writer commits on its own thread (crawler/images/writer.py) while the reactor thread counts rows.
-        self._lock = threading.Lock()
 
     def load(self) -> None:
         """What every session wrote, in every journal file of the folder (workers' included)."""
@@ -108,17 +105,14 @@ class Journal:
         self._write({"shard": name, "rows": rows}, sync=True)
 
     def _write(self, entry: dict, sync: bool = False) -> None:
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        with self._lock:
-            if self._file is None:
-                raise RuntimeError("journal not open")
-            self._file.write(line)
-            self._file.flush()
-            if sync:
-                os.fsync(self._file.fileno())
+        if self._file is None:
+            raise RuntimeError("journal not open")
+        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._file.flush()
+        if sync:
+            os.fsync(self._file.fileno())
 
     def close(self) -> None:
-        with self._lock:
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -145,7 +145,7 @@ def fetched(tmp_path_factory):
         out = write_output(tmp / "out", pairs, docs, shards=2)
         started = time.monotonic()
         result = run_fetch(out, tmp / "images", "--allow-private", "127.0.0.1/32", "--max-mb", "0.02",
-                           "--timeout", "1", "-s", "RETRY_TIMES=0", "-s", "WINNOW_RETRY_TIMES=0")
+                           "--timeout", "1", "-s", "RETRY_TIMES=0")
         seconds = time.monotonic() - started
         hits = list(site.hits)
     assert result.returncode == 0, result.stderr[-3000:]
