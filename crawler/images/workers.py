@@ -28,10 +28,10 @@ import multiprocessing
 import os
 import signal
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -101,9 +101,12 @@ def run_workers(workers: int, target: Callable[[int, Callable[[], None]], dict[s
                 if total > shown:
                     on_progress(total - shown)
                     shown = total
-            if not any(child.process.is_alive() for child in children):
+            alive = [child.process.sentinel for child in children if child.process.is_alive()]
+            if not alive:
                 break
-            time.sleep(POLL_S)
+            # Woken at once when a worker ends or sends its result, else after POLL_S to move the progress bar:
+            # the parent's work after the last worker must not wait on a sleep.
+            wait([*alive, *(child.conn for child in children if not child.conn.closed)], timeout=POLL_S)
         for child in children:
             child.process.join()
             _drain(child)
@@ -124,13 +127,16 @@ def run_workers(workers: int, target: Callable[[int, Callable[[], None]], dict[s
 
 
 def _drain(child: _Child) -> None:
-    with contextlib.suppress(EOFError, OSError):
-        while child.conn.poll():
+    """Take what the worker sent; its end of the pipe closed (it exited): close ours, so it is waited on no more."""
+    try:
+        while not child.conn.closed and child.conn.poll():
             message = child.conn.recv()
             if "error" in message:
                 child.error = message["error"]
             else:
                 child.result = message["result"]
+    except (EOFError, OSError):
+        child.conn.close()
 
 
 def _child_main(k: int, target: Callable[[int, Callable[[], None]], dict[str, Any]], counts: Any, conn: Any) -> None:
