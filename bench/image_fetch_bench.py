@@ -50,17 +50,21 @@ Usage: ``.venv/bin/python bench/image_fetch_bench.py [--pages 1200] [--rounds 3]
 ``.venv/bin/python bench/image_fetch_bench.py --memory [--images 10000]``, ``... --profile``. The site is drawn once
 into ``~/.cache/winnow-bench/image-site`` (about 18 minutes for the 10,000-image site on the shared machine).
 
-Measured 2026-12-02 10:28 UTC, the machine otherwise quiet, ``--rounds 3 --workers 2 --no-defaults``, medians, with
-``--workers`` and the crawl's modules imported before the fork (winnow's modules compiled to bytecode, as
-scripts/setup.sh leaves them):
+Measured 2026-12-02 10:58 UTC, the machine otherwise quiet, ``--rounds 5 --workers 2 --no-defaults``, medians, with
+``--workers``, the crawl's modules imported before the fork, and a fetch's end made shorter (stored ids read without
+a Parquet dataset; the parent woken when a worker ends); winnow's modules compiled to bytecode, as scripts/setup.sh
+leaves them:
 
     tool                     requested stored images/s rows/s wall s CPU s img/CPU-s RSS MB (PSS) robots-disallowed
-    winnow images fetch          4,121  4,178    295.8  342.0   14.1  16.7       250    329 (261)   0
-    winnow --workers 2           4,121  4,178    382.1  441.8   10.9  16.8       249    766 (421)   0
-    img2dataset 1.47.0           4,831  4,545    303.3  322.4   15.0  20.0       227    962 (693) 189 (no robots.txt)
+    winnow images fetch          4,121  4,178    291.7  337.3   14.3  16.7       250    331 (263)   0
+    winnow --workers 2           4,121  4,178    397.6  459.8   10.5  16.0       262    765 (434)   0
+    img2dataset 1.47.0           4,831  4,545    367.7  390.9   12.4  16.5       276    964 (698) 189 (no robots.txt)
 
-winnow/img2dataset per round, images/s: --workers 2 1.09, 1.20, 1.36; one process 0.93, 0.93, 1.07 (list rows decided
-per second: 1.18, 1.31, 1.48 and 1.02, 1.01, 1.17). The target (>= 1 in images/s) is met with two workers. Two
+winnow/img2dataset per round, images/s: --workers 2 1.08, 1.17, 1.12, 0.91, 1.07; one process 0.91, 0.83, 0.79, 0.80,
+0.77 (list rows decided per second: 1.18, 1.27, 1.22, 0.99, 1.16 and 0.99, 0.90, 0.86, 0.87, 0.84). The target
+(>= 1 in images/s) is met with two workers in the median and in four rounds of five (in the fifth winnow's workers
+took 19.4 CPU-s for what took 14.3-16.1 in the others: the machine's speed moves). Earlier runs of this session,
+before the last two changes: 1.09, 1.20, 1.36 (10:28 UTC); 0.87, 1.26, 1.17; 1.08, 0.95, 1.13, 0.96, 0.87. Two
 processes split by hand (the bench's former ``--split 2``, each reading the whole list and importing everything) had
 reached 0.84-0.97 earlier in the day and 1.14 in the day's first run on this machine, whose speed moves by up to a
 third between runs (img2dataset: 296-401 images/s today): compare ratios within one run.
