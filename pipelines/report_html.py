@@ -241,6 +241,17 @@ def _histograms(series: dict[str, list[float]], xlabel: str, log_x: bool = False
 # ------------------------------------------------------------------------------------------------- HTML pieces
 
 
+def _hist_panels(series: dict[str, list[float]], ylabel: str) -> Figure:
+    """One histogram per series, side by side (the image-text and fetched-image sections)."""
+    fig, axes = plt.subplots(1, len(series), figsize=(7, 3), squeeze=False)
+    for ax, (label, values) in zip(axes[0], series.items(), strict=True):
+        ax.hist(values, bins=20 if max(values) > min(values) else 1, color="#3b75af")
+        ax.set_xlabel(label)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+    return fig
+
+
 def _table(header: list[str], rows: list[list[Any]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = []
@@ -402,13 +413,7 @@ def _image_pairs(page: _Page, out: _Output | None) -> None:
     if not series:  # neither captions nor sizes: the counts are what there is to show
         body = _figure(page, _barh([(str(k), v) for k, v in rows], "pairs"), "Kept image-text pairs") + body
     else:
-        fig, axes = plt.subplots(1, len(series), figsize=(7, 3), squeeze=False)
-        for ax, (label, vs) in zip(axes[0], series.items(), strict=True):
-            ax.hist(vs, bins=20 if max(vs) > min(vs) else 1, color="#3b75af")
-            ax.set_xlabel(label)
-            ax.set_ylabel("pairs")
-            ax.grid(alpha=0.3)
-        body = _figure(page, fig, "Caption length and image size of the kept pairs") + body
+        body = _figure(page, _hist_panels(series, "pairs"), "Caption length and image size of the kept pairs") + body
     _section(page, "image-text", "Image-text pairs", body, "")
 
 

@@ -22,7 +22,10 @@ def images_section(page: Any, out: Any) -> None:
     if out is None or out.kept is None or not out.kept.num_rows:
         page_lib._section(page, "images", "Fetched images", None, EMPTY)
         return
-    col = lambda name: page_lib._column(out, name)  # noqa: E731
+
+    def col(name: str) -> list[Any]:
+        return page_lib._column(out, name)
+
     rows_n = out.kept.num_rows
     widths, heights = col("width"), col("height")
     original = col("original_width")
@@ -36,14 +39,8 @@ def images_section(page: Any, out: Any) -> None:
     rows += [[f"format {name}", n] for name, n in formats.most_common()]
     rows += [["resized when fetched", resized], ["with a CLIP score", len(scores)]]
     series = {k: v for k, v in {"shorter side as stored (px)": sides, "CLIP score": scores}.items() if v}
-    plt = page_lib._pyplot()
     if series:
-        fig, axes = plt.subplots(1, len(series), figsize=(7, 3), squeeze=False)
-        for ax, (label, values) in zip(axes[0], series.items(), strict=True):
-            ax.hist(values, bins=20 if max(values) > min(values) else 1, color="#3b75af")
-            ax.set_xlabel(label)
-            ax.set_ylabel("images")
-            ax.grid(alpha=0.3)
+        fig = page_lib._hist_panels(series, "images")
         caption = "Size" + (" and CLIP score" if scores else "") + " of the kept images"
     else:  # no sizes (hand-made rows): the formats are what there is to draw
         fig = page_lib._barh(formats.most_common(page_lib.TOP_N), "images")
