@@ -259,11 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     server = serve(args.root, args.host, args.image_base or None).start()
     print(server.base, flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        server.stop()
+    server.run_until_interrupted()
     return 0
 
 

@@ -124,6 +124,14 @@ class SiteServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
+    def run_until_interrupted(self) -> None:
+        """Serve (started) until Ctrl-C, then stop: the command-line servers' main loop."""
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            self.stop()
+
     def __enter__(self) -> SiteServer:
         return self.start()
 
@@ -138,11 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     server = SiteServer(root=args.root, port=args.port).start()
     print(server.url("/"), flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        server.stop()
+    server.run_until_interrupted()
     return 0
 
 

@@ -85,10 +85,6 @@ class Journal:
             counts[DUPLICATE] += self.duplicates
         return counts
 
-    @property
-    def skipped(self) -> Counter[str]:
-        return self.not_stored()
-
     def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = self.path.open("a", encoding="utf-8")

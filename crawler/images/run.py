@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
@@ -36,6 +35,7 @@ from crawler.images.split import Routing, assign_hosts, host_name, preload
 from crawler.images.writer import DEFAULT_MAX_ROWS, ShardWriter, stored_ids
 from crawler.policy.robots import product_token
 from crawler.run import CrawlConfigError, CrawlOptions, apply_log_level, build_settings, tuned_gc
+from crawler.spider import host_root
 
 STATS_FILE = "fetch-stats.json"
 OPTIONS = STATE_DIR / "options.json"  # what a --resume must repeat
@@ -79,11 +79,6 @@ class Plan:
     # With workers: id -> host name of its first row (None: a row not fetched), for ids on more than one row, so that
     # every row of an id goes to one worker and only one is stored, as in one process.
     repeated: dict[str, str | None] = field(default_factory=dict)
-
-
-def origin(url: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", ""))
 
 
 def check_options(opts: FetchOptions) -> None:
@@ -148,7 +143,7 @@ def make_plan(shards: dict[str, list[Path]], done: set[str], workers: int = 1) -
             counts[ref.image_url] += 1
             if counts[ref.image_url] == 1:
                 host_urls[host] += 1
-                origins.add(origin(ref.image_url))
+                origins.add(host_root(ref.image_url).lower() + "/")
         if workers > 1:
             if ref.id in first:
                 repeated.setdefault(ref.id, first[ref.id])
@@ -277,6 +272,7 @@ def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], setting
     preload(settings)
     hosts = assign_hosts(plan.host_urls, workers)
     routing = Routing(hosts, plan.repeated)
+    hosts_of = Counter(hosts.values())  # worker -> hosts
     # The global request cap is the fetch's, shared out; each host's own limits stay whole (a host is in one worker).
     share = max(1, -(-settings.getint("CONCURRENT_REQUESTS") // workers))
     shutil.rmtree(opts.output / SHARED_DIR, ignore_errors=True)  # a killed session's
@@ -285,7 +281,7 @@ def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], setting
         mine = settings.copy()
         mine.set("CONCURRENT_REQUESTS", share, priority=settings.getpriority("CONCURRENT_REQUESTS") or "project")
         result = _session(opts, shards, mine, done, plan, k, lambda ref: routing.owner(ref) == k, on_row)
-        result["hosts"] = sum(1 for owner in hosts.values() if owner == k)
+        result["hosts"] = hosts_of[k]
         result["host_urls"] = sum(plan.host_urls[h] for h, owner in hosts.items() if owner == k)
         return result
 
@@ -305,7 +301,7 @@ def _fetch_in_workers(opts: FetchOptions, shards: dict[str, list[Path]], setting
             log.error("image fetch worker %d failed: %s", outcome.worker, outcome.error)
             sessions.append({"worker": outcome.worker, "stored": 0, "urls_requested": 0, "shared_url_rows": 0,
                              "finish_reason": "failed", "error": outcome.error, "conduct": {},
-                             "hosts": sum(1 for owner in hosts.values() if owner == outcome.worker)})
+                             "hosts": hosts_of[outcome.worker]})
     return sessions
 
 

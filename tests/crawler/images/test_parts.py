@@ -117,10 +117,11 @@ def test_ledger_fetches_a_shared_url_once_and_serves_later_rows_from_disk(tmp_pa
     journal.close()
     assert [r["id"] for r in read_images(tmp_path / "img")] == ["a", "b", "c"]
     assert all(r["image"] == data for r in read_images(tmp_path / "img"))
-    assert dict(journal.skipped) == {"http_404": 2, "duplicate_id": 1} and counter.rows == 6 and ledger.fetches == 2
+    assert dict(journal.not_stored()) == {"http_404": 2, "duplicate_id": 1}
+    assert counter.rows == 6 and ledger.fetches == 2
     reloaded = Journal(tmp_path / "img")
     reloaded.load()
-    assert reloaded.skipped == journal.skipped and reloaded.skipped_ids == {"d", "e"}
+    assert reloaded.not_stored() == journal.not_stored() and reloaded.skipped_ids == {"d", "e"}
 
 
 def test_journal_survives_a_cut_last_line_and_shards_give_the_stored_ids(tmp_path):
@@ -133,7 +134,7 @@ def test_journal_survives_a_cut_last_line_and_shards_give_the_stored_ids(tmp_pat
         f.write('{"id": "z", "sk')  # a kill in the middle of a line
     again = Journal(tmp_path)
     again.load()
-    assert again.skipped_ids == {"x", "y"} and dict(again.skipped) == {"http_404": 1, "timeout": 1}
+    assert again.skipped_ids == {"x", "y"} and dict(again.not_stored()) == {"http_404": 1, "timeout": 1}
 
     out = write_output(tmp_path / "out", [pair("a", URL)])
     (ref,) = read_refs(find_shards(out))
