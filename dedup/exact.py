@@ -26,15 +26,14 @@ import hashlib
 import logging
 import re
 import unicodedata
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from dedup.components import BUCKET, buckets_of
+from pipelines import storage
 from pipelines.records import schema_of
 from pipelines.step import Stage
 
@@ -117,12 +116,13 @@ def _load_prior(files: tuple[str, ...]) -> frozenset[str]:
     """Digests kept by completed earlier waves (one bucket's files); cached per worker process."""
     seen: set[str] = set()
     for f in files:
-        seen.update(pq.read_table(f, columns=["digest"]).column("digest").to_pylist())
+        seen.update(storage.read_parquet(f, columns=["digest"]).column("digest").to_pylist())
     return frozenset(seen)
 
 
 def _committed_files(folder: str, waves: set[str]) -> tuple[str, ...]:
-    return tuple(sorted(str(p) for p in Path(folder).glob("*.parquet") if p.name.split("-", 1)[0] in waves))
+    return tuple(storage.join(folder, n) for n in storage.list_names(folder)
+                 if n.endswith(".parquet") and n.split("-", 1)[0] in waves)
 
 
 _BUCKET_FILE = re.compile(r"^[^-]+-b(\d+)of(\d+)-")
@@ -133,7 +133,7 @@ def _files_of_bucket(files: tuple[str, ...], bucket: int, buckets: int) -> tuple
     (or before digests were bucketed), which can hold digests of every bucket."""
     out = []
     for f in files:
-        match = _BUCKET_FILE.match(Path(f).name)
+        match = _BUCKET_FILE.match(storage.basename(f))
         if match is None or int(match.group(2)) != buckets or int(match.group(1)) == bucket:
             out.append(f)
     return tuple(out)
@@ -176,7 +176,7 @@ class ExactDedup(Stage):
         """Digests kept by earlier outputs (``--dedup-against``): this stage's state folder there, committed waves."""
         files: list[str] = []
         for folder, waves in previous:
-            if not Path(folder).is_dir():
+            if not storage.list_names(folder):
                 log.warning("%s: no state in %s (no row kept there by a stage of this name)", self._name(), folder)
             files.extend(_committed_files(folder, waves))
         self.against_files = tuple(files)
@@ -247,14 +247,11 @@ class ExactDedup(Stage):
     def _persist_and_strip(self, table: pa.Table) -> pa.Table:
         live = table.filter(pc.is_null(table.column("dropped_by")))
         if live.num_rows and self.state_dir:
-            folder = Path(self.state_dir)
-            folder.mkdir(parents=True, exist_ok=True)
             # One file per bucket (``<wave>-b<bucket>of<buckets>-<hash>``): a later wave's group reads its own.
+            # Written whole or not at all, locally or in the output's store (pipelines.storage).
             for bucket in pc.unique(live.column(BUCKET)).to_pylist():
                 digests = live.filter(pc.equal(live.column(BUCKET), bucket)).column(KEY)
                 name = hashlib.blake2b("\n".join(digests.to_pylist()).encode(), digest_size=8).hexdigest()
-                path = folder / f"{self.wave}-b{bucket}of{self.buckets}-{name}.parquet"
-                tmp = folder / f".{path.name}.tmp"
-                pq.write_table(pa.table({"digest": digests}), tmp)
-                tmp.replace(path)
+                path = storage.join(self.state_dir, f"{self.wave}-b{bucket}of{self.buckets}-{name}.parquet")
+                storage.write_parquet(pa.table({"digest": digests}), path)
         return table.drop_columns([KEY, BUCKET])

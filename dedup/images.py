@@ -60,7 +60,6 @@ import functools
 import logging
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -166,9 +165,9 @@ class ImageDedup(Stage):
     def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
         """Earlier outputs (this stage's state folder there, that output's committed waves) to dedup against."""
         for folder, _ in previous:
-            if not Path(folder).is_dir():
+            if not state.has_files(folder):
                 log.warning("%s: no state in %s (no image reached a stage of this name there)", self._name(), folder)
-        self.against = [(folder, waves) for folder, waves in previous if Path(folder).is_dir()]
+        self.against = [(folder, waves) for folder, waves in previous if state.has_files(folder)]
         state.check_params(state.committed(self.against, "bands"), self.state_params, "the --dedup-against output")
 
     # -- the stage --------------------------------------------------------------------------------------------
@@ -177,15 +176,14 @@ class ImageDedup(Stage):
         self.prior_bands = state.committed(folders, "bands")
         self.work_dir = self.state_dir or tempfile.mkdtemp(prefix="winnow-image-dedup-")
         self.label_files = ()
-        for stale in Path(self.work_dir).glob(f"{self.wave}-*"):  # this wave's files of an earlier attempt
-            stale.unlink()
+        state.remove_wave_files(self.work_dir, self.wave)  # this wave's files of an earlier attempt
         started = time.perf_counter()
         rows = dataset.materialize()
         edges = rows.map_batches(self._band_rows).map_groups(BUCKET, self._candidates).materialize()
         labels = connected_components(edges, self.buckets)
         dropped = count_rows(labels.map_batches(self._key_labels).map_groups(BUCKET, self._write_labels), "n")
         if dropped:
-            self.label_files = tuple(sorted(str(p) for p in Path(self.work_dir).glob(f"{self.wave}-labels-*")))
+            self.label_files = state.wave_files(self.work_dir, self.wave, "labels")
         log.info("%s wave %s: %d duplicate image(s) in %.2f s", self._name(), self.wave, dropped,
                  time.perf_counter() - started)
         return rows.map_batches(self._apply)

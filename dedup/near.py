@@ -31,7 +31,6 @@ import hashlib
 import logging
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -145,10 +144,10 @@ class MinHashDedup(Stage):
     def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
         """Earlier outputs (this stage's state folder there, and that output's committed waves) to dedup against."""
         for folder, _ in previous:
-            if not Path(folder).is_dir():
+            if not state.has_files(folder):
                 log.warning("%s: no state in %s (no document reached a stage of this name there)", self._name(),
                             folder)
-        self.against = [(folder, waves) for folder, waves in previous if Path(folder).is_dir()]
+        self.against = [(folder, waves) for folder, waves in previous if state.has_files(folder)]
         state.check_params(state.committed(self.against, "bands"), self.state_params, "the --dedup-against output")
 
     # -- the stage --------------------------------------------------------------------------------------------
@@ -158,8 +157,7 @@ class MinHashDedup(Stage):
         self.prior_shingles = state.committed(folders, "shingles").get(-1, ()) if self.verify is not None else ()
         self.work_dir = self.state_dir or tempfile.mkdtemp(prefix="winnow-minhash-")
         self.label_files = ()
-        for stale in Path(self.work_dir).glob(f"{self.wave}-*"):  # this wave's files of an earlier attempt
-            stale.unlink()
+        state.remove_wave_files(self.work_dir, self.wave)  # this wave's files of an earlier attempt
 
         clock = _Clock()
         docs = dataset.materialize()
@@ -169,7 +167,7 @@ class MinHashDedup(Stage):
         edges = sigs.map_batches(self._band_rows).map_groups(BUCKET, self._candidates).materialize()
         clock.lap("band groups")
         if self.verify is not None:
-            self.wave_shingles = tuple(sorted(str(p) for p in Path(self.work_dir).glob(f"{self.wave}-shingles-*")))
+            self.wave_shingles = state.wave_files(self.work_dir, self.wave, "shingles")
             edges = (edges.map_batches(functools.partial(self._key_by, "u")).map_groups(BUCKET, self._attach_u)
                      .map_batches(functools.partial(self._key_by, "v")).map_groups(BUCKET, self._check_v)
                      .materialize())
@@ -178,7 +176,7 @@ class MinHashDedup(Stage):
         clock.lap("components")
         dropped = count_rows(labels.map_batches(self._key_labels).map_groups(BUCKET, self._write_labels), "n")
         if dropped:
-            self.label_files = tuple(sorted(str(p) for p in Path(self.work_dir).glob(f"{self.wave}-labels-*")))
+            self.label_files = state.wave_files(self.work_dir, self.wave, "labels")
         clock.lap("decisions")
         log.info("%s wave %s: %d near-duplicate(s); seconds: %s", self._name(), self.wave, dropped, clock)
         return docs.map_batches(self._apply)

@@ -11,21 +11,25 @@ document -> keeper).
 
 The stage's parameters are written into every file's metadata; a previous output made with other parameters is
 refused (its band keys would silently never match).
+
+The state folder may be in an object store (an output on ``s3://``): every file is read and written through
+``pipelines.storage``, each written whole or not at all, so Ray workers on any node share the index through the
+store.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+
+from pipelines import storage
 
 PARAMS_KEY = b"winnow.minhash"
 _NAME = re.compile(r"^(?P<wave>[^-]+)-(?P<kind>bands|shingles|labels)-(b(?P<bucket>\d+)|[0-9a-f]+)\.parquet$")
@@ -40,27 +44,36 @@ def file_name(wave: str, kind: str, bucket: int) -> str:
 
 
 def write(folder: str, name: str, table: pa.Table, params: dict[str, object]) -> None:
-    """Atomic write (temporary name, then rename): a retried task overwrites its own earlier attempt."""
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
+    """Whole or not at all (pipelines.storage.writer): a retried task overwrites its own earlier attempt."""
     meta = {**(table.schema.metadata or {}), PARAMS_KEY: json.dumps(params, sort_keys=True).encode()}
-    tmp = path / f".{name}.{os.getpid()}.tmp"
-    pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
-    os.replace(tmp, path / name)
+    storage.write_parquet(table.replace_schema_metadata(meta), storage.join(folder, name), compression="zstd")
 
 
 def committed(folders: list[tuple[str, set[str]]], kind: str) -> dict[int, tuple[str, ...]]:
     """bucket -> the ``kind`` files of committed waves in ``folders`` (each with its set of committed waves)."""
     out: dict[int, list[str]] = defaultdict(list)
     for folder, waves in folders:
-        path = Path(folder)
-        if not path.is_dir():
-            continue
-        for f in sorted(path.iterdir()):
-            m = _NAME.match(f.name)
+        for name in storage.list_names(folder):
+            m = _NAME.match(name)
             if m and m["kind"] == kind and m["wave"] in waves:
-                out[int(m["bucket"]) if m["bucket"] else -1].append(str(f))
+                out[int(m["bucket"]) if m["bucket"] else -1].append(storage.join(folder, name))
     return {b: tuple(files) for b, files in out.items()}
+
+
+def wave_files(folder: str, wave: str, kind: str | None = None) -> tuple[str, ...]:
+    """The files of ``wave`` in ``folder`` (of one ``kind``: bands, shingles, labels), sorted."""
+    prefix = f"{wave}-{kind}-" if kind else f"{wave}-"
+    return tuple(storage.join(folder, n) for n in storage.list_names(folder) if n.startswith(prefix))
+
+
+def remove_wave_files(folder: str, wave: str) -> None:
+    """Remove what an earlier attempt at ``wave`` left in ``folder``."""
+    for path in wave_files(folder, wave):
+        storage.remove(path)
+
+
+def has_files(folder: str) -> bool:
+    return bool(storage.list_names(folder))
 
 
 def write_by_bucket(folder: str, name: str, table: pa.Table, buckets: pa.Array, params: dict[str, object]) -> None:
@@ -72,21 +85,18 @@ def write_by_bucket(folder: str, name: str, table: pa.Table, buckets: pa.Array, 
     starts = np.flatnonzero(np.concatenate(([True], sorted_buckets[1:] != sorted_buckets[:-1])))
     ends = np.append(starts[1:], len(sorted_buckets))
     present = [int(sorted_buckets[i]) for i in starts]
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
     meta = {PARAMS_KEY: json.dumps(params, sort_keys=True).encode(), BUCKETS_KEY: json.dumps(present).encode()}
-    tmp = path / f".{name}.{os.getpid()}.tmp"
-    with pq.ParquetWriter(tmp, table.schema.with_metadata(meta), compression="none") as writer:
+    with storage.writer(storage.join(folder, name)) as fh, \
+            pq.ParquetWriter(fh, table.schema.with_metadata(meta), compression="none") as writer:
         for start, end in zip(starts, ends, strict=True):
             writer.write_table(table.slice(start, end - start), row_group_size=table.num_rows + 1)
-    os.replace(tmp, path / name)
 
 
 def read_bucket(paths: tuple[str, ...], bucket: int, schema: pa.Schema) -> pa.Table:
     """The row group of ``bucket`` of every file written by ``write_by_bucket``."""
     parts = []
     for p in paths:
-        f = pq.ParquetFile(p)
+        f = storage.parquet_file(p)
         present = json.loads((f.schema_arrow.metadata or {}).get(BUCKETS_KEY, b"[]"))
         if bucket in present:
             parts.append(f.read_row_group(present.index(bucket)).cast(schema))
@@ -96,7 +106,7 @@ def read_bucket(paths: tuple[str, ...], bucket: int, schema: pa.Schema) -> pa.Ta
 def check_params(files: dict[int, tuple[str, ...]], params: dict[str, object], where: str) -> None:
     """Refuse state written with other dedup parameters."""
     for paths in files.values():
-        meta = pq.read_schema(paths[0]).metadata or {}
+        meta = storage.read_schema(paths[0]).metadata or {}
         found = json.loads(meta.get(PARAMS_KEY, b"{}"))
         if found != params:
             raise ValueError(f"{where} was made with dedup parameters {found}, this stage uses {params}: "
@@ -106,7 +116,7 @@ def check_params(files: dict[int, tuple[str, ...]], params: dict[str, object], w
 
 def read(paths: tuple[str, ...], schema: pa.Schema) -> pa.Table:
     """The files concatenated, with ``schema``."""
-    tables = [pq.read_table(p, schema=schema) for p in paths]
+    tables = [storage.read_parquet(p, schema=schema) for p in paths]
     return pa.concat_tables(tables).replace_schema_metadata(None) if tables else schema.empty_table()
 
 

@@ -29,8 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("config", metavar="CONFIG", help=f"pipeline YAML, or a bundled one: {', '.join(BUNDLED)}")
     run.add_argument("-i", "--input", nargs="+", required=True, metavar="PATH",
-                     help="input files, folders or globs (.warc, .warc.gz, .jsonl[.gz|.zst], .parquet)")
-    run.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (created if missing)")
+                     help="input files, folders or globs (.warc, .warc.gz, .jsonl[.gz|.zst], .parquet), local or "
+                     "s3:// (gs://, az://), http(s):// files, or *.paths[.gz] listings (Common Crawl's warc.paths.gz)")
+    run.add_argument("-o", "--output", required=True, metavar="DIR",
+                     help="output folder (created if missing), local or s3://bucket/prefix (gs://, az://)")
+    add_input_selection(run)
     where = run.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true",
                        help="run in this process instead of on Ray (tests, debugging a sample)")
@@ -168,12 +171,13 @@ def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
 def _cmd_run(args: argparse.Namespace) -> int:
     from pipelines.readers import expand_inputs
     from pipelines.runner import ErrorBudgetExceeded, OutputMismatchError, RunOptions, run
+    from pipelines.storage_errors import StorageError, scrub
 
     try:
         config = load_config(args.config, annotate=args.annotate)
-        inputs = expand_inputs(args.input)
-    except (ConfigError, FileNotFoundError, ValueError) as exc:
-        print(f"winnow run: {exc}", file=sys.stderr)
+        inputs = expand_inputs(args.input, base=args.input_base, first=args.input_first, every=args.input_every)
+    except (ConfigError, FileNotFoundError, ValueError, StorageError) as exc:
+        print(f"winnow run: {scrub(str(exc))}", file=sys.stderr)
         return 2
     if not inputs:
         print(f"winnow run: no input files found in {args.input}", file=sys.stderr)
@@ -181,31 +185,71 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if problem := run_options_problem(args.wave_files, args.max_error_rate):
         print(f"winnow run: {problem}", file=sys.stderr)
         return 2
-    opts = RunOptions(config=config, inputs=inputs, output=Path(args.output), local=args.local,
+    opts = RunOptions(config=config, inputs=inputs, output=args.output, local=args.local,
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
-                      progress=not args.no_progress, dedup_against=[Path(p) for p in args.dedup_against],
+                      progress=not args.no_progress, dedup_against=list(args.dedup_against),
                       max_error_rate=args.max_error_rate)
     if args.dry_run:
         from pipelines.runner import dry_run_plan
 
         try:
             print("\n".join(dry_run_plan(opts)))
-        except (ConfigError, OutputMismatchError) as exc:  # what the run itself would refuse, refused the same way
-            print(f"winnow run: {exc}", file=sys.stderr)
+        except (ConfigError, OutputMismatchError, StorageError) as exc:  # what the run would refuse, refused alike
+            print(f"winnow run: {scrub(str(exc))}", file=sys.stderr)
             return 2
         return 0
     try:
         stats = run(opts)
     except (ConfigError, OutputMismatchError, ErrorBudgetExceeded) as exc:
-        print(f"winnow run: {exc}", file=sys.stderr)
+        print(f"winnow run: {scrub(str(exc))}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # A store that failed for good mid-run (after retries): one line naming the URL; the wave in progress was
+        # not committed, so running the same command again retries it. On Ray the error arrives wrapped.
+        cause = _storage_cause(exc)
+        if cause is None:
+            raise
+        print(f"winnow run: {cause} (this wave was not committed; run the same command again to resume)",
+              file=sys.stderr)
         return 2
     _print_summary(stats, opts.output)
     return 0
 
 
-def _print_summary(stats: dict, output: Path) -> None:
+def add_input_selection(parser: argparse.ArgumentParser) -> None:
+    """The options of ``winnow run`` (and ``winnow submit``) that choose among the inputs: Common Crawl listings'
+    base and a subset for sampling."""
+    parser.add_argument("--input-base", metavar="URL",
+                        help="where the relative paths of a *.paths[.gz] listing point (default: the root of the "
+                        "store the listing is in; for Common Crawl s3://commoncrawl/ or https://data.commoncrawl.org/)")
+    parser.add_argument("--input-first", type=int, metavar="N",
+                        help="only the first N input files (of the sorted list, after --input-every)")
+    parser.add_argument("--input-every", type=int, metavar="K",
+                        help="only every K-th input file (the 1st, the K+1-th, ...): a sample of a segment")
+
+
+def _storage_cause(exc: BaseException) -> BaseException | None:
+    """The StorageError behind ``exc`` (itself, its cause, or what a Ray task error wraps), or None."""
+    from pipelines.storage_errors import StorageError
+
+    for _ in range(16):
+        if exc is None:
+            return None
+        inner = getattr(exc, "cause", None)  # a Ray task error: its str() is a traceback, its cause is the error
+        if isinstance(inner, BaseException):
+            exc = inner
+            continue
+        if isinstance(exc, StorageError):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _print_summary(stats: dict, output: str) -> None:
+    from pipelines.storage import redact
+
     last = stats["last_run"]
-    print(f"\n{output}: {last['inputs_processed']} input(s) processed, "
+    print(f"\n{redact(str(output))}: {last['inputs_processed']} input(s) processed, "
           f"{last['inputs_skipped_as_done']} already done, {last['seconds']} s")
     print(f"{'step':<16}{'in':>10}{'kept':>10}  dropped")
     for s in stats["steps"]:

@@ -81,10 +81,13 @@ def build_submission(config: str, inputs: Sequence[str], output: str, *, python:
     """The job for ``winnow run CONFIG --input ... --output ... RUN_ARGS --address auto`` on the cluster.
 
     Paths are read and written on the cluster, where the job's working directory is a temporary copy of the code:
-    a relative path would land in that copy and vanish with it, so only absolute paths are accepted."""
+    a relative path would land in that copy and vanish with it, so only absolute paths and URLs (``s3://...``: the
+    way a cluster without a shared file system reads and writes) are accepted."""
+    from pipelines import storage
+
     for flag, paths in (("--input", inputs), ("--output", [output]), ("--dedup-against", dedup_against)):
         for p in paths:
-            if not os.path.isabs(p):
+            if not (storage.is_remote(p) or os.path.isabs(p)):
                 raise JobsError(f"{flag} {p}: give an absolute path as the cluster sees it (the job runs in a "
                                 "temporary copy of the code, where a relative path would vanish with it)")
     env_vars = {"PYTHONWARNINGS": "ignore::DeprecationWarning"}  # as the embedded runner sets for its workers
@@ -108,7 +111,7 @@ def build_submission(config: str, inputs: Sequence[str], output: str, *, python:
             "--address", "auto", "--no-progress"]
     runtime_env = {"working_dir": str(working_dir), "excludes": list(EXCLUDES), "env_vars": env_vars}
     metadata = {"winnow": "run", "config": config if module == "pipelines.cli" else Path(config).name,
-                "output": output}
+                "output": storage.redact(output)}
     return Submission(shlex.join(argv), runtime_env, metadata)
 
 

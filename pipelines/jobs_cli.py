@@ -24,9 +24,14 @@ def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
                         f"{', '.join(BUNDLED)}")
     submit.add_argument("--address", metavar="URL", help=address_help)
     submit.add_argument("-i", "--input", nargs="+", required=True, metavar="PATH",
-                        help="input files, folders or globs, absolute paths as the cluster sees them")
+                        help="input files, folders, globs or listings: URLs (s3://...) or absolute paths as the "
+                        "cluster sees them")
     submit.add_argument("-o", "--output", required=True, metavar="DIR",
-                        help="output folder, an absolute path on the cluster (shared by its nodes)")
+                        help="output folder: a URL (s3://bucket/out; every node reaches it) or an absolute path on a "
+                        "file system the cluster's nodes share")
+    from pipelines.cli import add_input_selection
+
+    add_input_selection(submit)
     submit.add_argument("--annotate", action="store_true", help="as for winnow run")
     submit.add_argument("--wave-files", type=int, default=16, metavar="N", help="as for winnow run (default 16)")
     submit.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
@@ -59,12 +64,16 @@ def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_submit(args: argparse.Namespace) -> int:
     from pipelines import jobs
+    from pipelines.storage_errors import scrub
 
     if problem := run_options_problem(args.wave_files, args.max_error_rate):
         print(f"winnow submit: {problem}", file=sys.stderr)
         return 2
     run_args = ["--wave-files", str(args.wave_files), "--max-error-rate", str(args.max_error_rate)]
     run_args += ["--annotate"] if args.annotate else []
+    for flag, value in (("--input-base", args.input_base), ("--input-first", args.input_first),
+                        ("--input-every", args.input_every)):
+        run_args += [flag, str(value)] if value is not None else []
     job_id = None
     try:
         load_config(args.config, annotate=args.annotate)  # a typo is refused here, not minutes later on the cluster
@@ -72,7 +81,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
                                     dedup_against=args.dedup_against)
         client = jobs.connect(args.address)
         job_id = jobs.submit(client, sub, args.submission_id)
-        print(f"submitted {job_id}: {sub.entrypoint}", flush=True)
+        print(f"submitted {job_id}: {scrub(sub.entrypoint)}", flush=True)
         if not args.wait:
             print(f"follow it with: winnow jobs logs {job_id} --follow --address {args.address or '$RAY_ADDRESS'}")
             return 0

@@ -6,6 +6,12 @@ its shards and its stage state are on disk; that record lists the wave's inputs,
 skips finished inputs. On start, anything a crashed wave left behind (temporary files, shards and
 state of uncommitted waves) is removed before work resumes: no duplicate rows, no half files.
 
+The output folder may be local or in an object store (``s3://bucket/out``; pipelines/storage.py). Object stores
+have no atomic rename, and need none here: a shard or state file appears whole or not at all (one upload), and the
+commit record, written last, is what makes a wave's shards count; readers of an output go by the commit records
+(``committed_shards``), and a re-run removes what uncommitted waves left. So kill -9 mid-wave loses and duplicates
+nothing on a bucket as on a disk.
+
 Output folder layout::
 
     text/ image_text/ interleaved/   Parquet shards (part-<wave>-<hash>.parquet)
@@ -27,6 +33,7 @@ import logging
 import os
 import platform
 import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,10 +45,11 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from pipelines import timing
+from pipelines import storage, timing
 from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, input_labels, read_input
+from pipelines.readers.locate import known_size
 from pipelines.records import OUTPUT_DIRS
 from pipelines.report_html import write_report
 from pipelines.stats import summarize
@@ -74,14 +82,14 @@ MIN_ERRORS_FOR_BUDGET = 10
 class RunOptions:
     config: PipelineConfig
     inputs: list[str]
-    output: Path
+    output: str | Path  # a local folder or a URL (s3://bucket/out)
     local: bool = False
     address: str | None = None
     annotate: bool = False
     wave_files: int = 16
     progress: bool = True
     # Earlier output folders whose kept rows this run's dedup stages drop duplicates of (cross-crawl dedup).
-    dedup_against: list[Path] = field(default_factory=list)
+    dedup_against: list[str | Path] = field(default_factory=list)
     # Stop (without committing the wave) when a step fails on more than this share of the records that reached
     # it (counted over the run, from MIN_ERRORS_FOR_BUDGET errors on): a step that fails on most records is
     # broken, and committing its errors would keep a re-run from retrying them. 1.0: never stop.
@@ -96,36 +104,41 @@ def wave_id(paths: list[str]) -> str:
     return hashlib.blake2b("\n".join(paths).encode(), digest_size=6).hexdigest()
 
 
-def completed_waves(output: Path) -> dict[str, dict[str, Any]]:
+def completed_waves(output: str | Path) -> dict[str, dict[str, Any]]:
+    """The commit records of ``output`` (local or remote): wave id -> record."""
+    folder = storage.join(output, PROGRESS_DIR)
     waves = {}
-    for f in sorted((output / PROGRESS_DIR).glob("wave-*.json")):
-        record = json.loads(f.read_text())
-        waves[record["wave"]] = record
+    for name in storage.list_names(folder):
+        if name.startswith("wave-") and name.endswith(".json"):
+            record = storage.read_json(storage.join(folder, name))
+            waves[record["wave"]] = record
     return waves
 
 
-def clean_incomplete(output: Path, done: set[str]) -> list[str]:
+def committed_shards(output: str | Path, folder: str) -> list[str]:
+    """The shards of ``output/folder`` (``text``, ...) that belong to committed waves: what a reader of the output
+    may take, while a run writes more or after one was killed (before a re-run cleans up)."""
+    done = set(completed_waves(output))
+    where = storage.join(output, folder)
+    return [storage.join(where, n) for n in storage.list_names(where) if shard_wave(n) in done]
+
+
+def clean_incomplete(output: str | Path, done: set[str]) -> list[str]:
     """Remove temporary files, and shards/state of waves that never committed."""
     removed = []
-    folders = [output / d for d in OUTPUT_DIRS.values()]
-    state = output / STATE_DIR
-    if state.is_dir():
-        folders += [p for p in state.iterdir() if p.is_dir()]
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        for f in folder.iterdir():
-            wave = shard_wave(f.name) if folder.parent == output else f.name.split("-", 1)[0]
-            if f.name.endswith(".tmp") or (wave is not None and wave not in done):
-                f.unlink()
-                removed.append(str(f.relative_to(output)))
+    folders = [(d, True) for d in OUTPUT_DIRS.values()]
+    folders += [(f"{STATE_DIR}/{name}", False) for name in storage.list_names(storage.join(output, STATE_DIR))]
+    for folder, shards in folders:
+        for name in storage.list_names(storage.join(output, folder)):
+            wave = shard_wave(name) if shards else name.split("-", 1)[0]
+            if name.endswith(".tmp") or (wave is not None and wave not in done):
+                storage.remove(storage.join(output, folder, name))
+                removed.append(f"{folder}/{name}")
     return removed
 
 
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+def _write_json(path: str, data: Any) -> None:
+    storage.write_json(path, data)
 
 
 def _versions() -> dict[str, str | None]:
@@ -141,7 +154,7 @@ def _versions() -> dict[str, str | None]:
 def run(opts: RunOptions) -> dict[str, Any]:
     """Process every input not yet finished in ``opts.output``; return the stats written to stats.json."""
     started = time.time()
-    out = opts.output
+    out = storage.normalize(opts.output)
     inside = [p for p in opts.inputs if _is_under(p, out)]
     inputs = [p for p in opts.inputs if p not in inside]
     # Everything that can be refused is refused before the output folder is touched.
@@ -157,14 +170,14 @@ def run(opts: RunOptions) -> dict[str, Any]:
     for record in waves.values():
         if record["config"] != digest:
             raise OutputMismatchError(
-                f"{out} holds results of a different pipeline config; use a new --output folder")
+                f"{storage.redact(out)} holds results of a different pipeline config; use a new --output folder")
     removed = clean_incomplete(out, set(waves))
-    shutil.rmtree(out / TIMING_DIR, ignore_errors=True)  # step times of a wave that never committed
+    storage.remove_tree(storage.join(out, TIMING_DIR))  # step times of a wave that never committed
     if removed:
         log.warning("removed %d leftover file(s) of an interrupted run: %s", len(removed), removed[:5])
 
     done_inputs = {i["path"] for w in waves.values() for i in w["inputs"]}
-    pending = [p for p in inputs if p not in done_inputs]
+    pending = [p for p in inputs if storage.redact(p) not in done_inputs]
     skipped = len(inputs) - len(pending)
     manifest = {
         "config_path": opts.config.path,
@@ -172,13 +185,13 @@ def run(opts: RunOptions) -> dict[str, Any]:
         "config_digest": digest,
         "runner": "local" if opts.local else ("ray" if not opts.address else f"ray@{opts.address}"),
         "annotate": opts.annotate,
-        "dedup_against": [str(p) for p, _ in against],
+        "dedup_against": [storage.redact(p) for p, _ in against],
         "versions": _versions(),
-        "inputs": [{"path": p, "bytes": os.path.getsize(p)} for p in inputs],
+        "inputs": [{"path": storage.redact(p), "bytes": known_size(p)} for p in inputs],
         "started_at": datetime.now(UTC).isoformat(),
         "finished_at": None,
     }
-    _write_json(out / "manifest.json", manifest)
+    _write_json(storage.join(out, "manifest.json"), manifest)
 
     batches = [pending[i:i + opts.wave_files] for i in range(0, len(pending), opts.wave_files)]
     labels = input_labels(inputs)
@@ -189,6 +202,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
 
     # Built once per run: a group's setup (models) then happens once per process, not once per wave.
     units = fuse(opts.config.steps)
+    timing_root = _timing_root(opts, out)
     if batches and not opts.local:
         from pipelines.ray_data import init_ray, plan_actor_steps
 
@@ -197,6 +211,8 @@ def run(opts: RunOptions) -> dict[str, Any]:
     with contextlib.ExitStack() as services:
         # However the run ends, its steps stop writing step times into this output (a notebook may reuse them).
         services.callback(lambda: [setattr(step, "timing_dir", None) for step in opts.config.steps])
+        if timing_root != storage.join(out, TIMING_DIR):
+            services.callback(shutil.rmtree, timing_root, True)
         if batches:
             # Services a step needs for the whole run (e.g. the local LLM server), started in the driver before
             # the steps are shipped to workers and stopped however the run ends.
@@ -205,16 +221,17 @@ def run(opts: RunOptions) -> dict[str, Any]:
                     services.enter_context(step.open_services())
         for paths in batches:
             wid = wave_id(paths)
-            timing_dir = out / TIMING_DIR / wid
+            timing_dir = storage.join(timing_root, wid)
             for step in opts.config.steps:
-                step.timing_dir = str(timing_dir)
+                step.timing_dir = timing_dir
             tallies = _run_wave(opts, units, paths, labels, wid, set(waves), against)
             _check_error_budget(opts, [t for w in waves.values() for t in w["tally"]] + tallies, kind_of_input)
-            record = {"wave": wid, "config": digest, "inputs": [{"path": p} for p in paths],
-                      "tally": tallies, "timing": timing.collect(str(timing_dir)),
+            record = {"wave": wid, "config": digest, "inputs": [{"path": storage.redact(p)} for p in paths],
+                      "tally": tallies, "timing": timing.collect(timing_dir),
                       "finished_at": datetime.now(UTC).isoformat()}
-            shutil.rmtree(out / TIMING_DIR, ignore_errors=True)
-            _write_json(out / PROGRESS_DIR / f"wave-{wid}.json", record)
+            storage.remove_tree(timing_dir)
+            # The commit: written last, one object; the wave's shards and state count from here on.
+            _write_json(storage.join(out, PROGRESS_DIR, f"wave-{wid}.json"), record)
             waves[wid] = record
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
@@ -224,17 +241,27 @@ def run(opts: RunOptions) -> dict[str, Any]:
         # Stages that keep state across waves (e.g. a host language distribution) may summarise it.
         summary = getattr(step, "summary", None)
         if callable(summary):
-            stats.setdefault("stages", {})[step.name] = summary(str(out))
+            stats.setdefault("stages", {})[step.name] = summary(out)
     stats["last_run"] = {"inputs_processed": len(pending), "inputs_skipped_as_done": skipped,
                          "waves": len(batches), "seconds": round(time.time() - started, 2)}
-    _write_json(out / "stats.json", stats)
+    _write_json(storage.join(out, "stats.json"), stats)
     manifest["finished_at"] = datetime.now(UTC).isoformat()
-    _write_json(out / "manifest.json", manifest)
+    _write_json(storage.join(out, "manifest.json"), manifest)
     try:  # a view of what is written: failing to draw it must not fail a finished run (`winnow report` redraws it)
         write_report(out)
     except Exception:
-        log.exception("could not write the report of %s (the run itself finished)", out)
+        log.exception("could not write the report of %s (the run itself finished)", storage.redact(out))
     return stats
+
+
+def _timing_root(opts: RunOptions, out: str) -> str:
+    """Where the processes of this run write their step times: in the output (as always) when it is local or when
+    a cluster's nodes may share nothing but the output's store; in a local temporary folder when the output is
+    remote but every process runs on this machine (``--local``, the embedded Ray), sparing the store a write
+    per batch."""
+    if not storage.is_remote(out) or opts.address:
+        return storage.join(out, TIMING_DIR)
+    return tempfile.mkdtemp(prefix="winnow-timing-")
 
 
 def _add_timing(stats: dict[str, Any], per_wave: list[dict[str, dict[str, float]]]) -> None:
@@ -263,8 +290,12 @@ def _check_error_budget(opts: RunOptions, tallies: list[dict[str, Any]], kind_of
                 "not committed: fix the step or its input and run again (finished waves are kept)")
 
 
-def _prepare_output(out: Path) -> None:
+def _prepare_output(out: str) -> None:
     """The output folder, created and writable, or a ConfigError saying why not (before any work)."""
+    if storage.is_remote(out):
+        _prepare_remote_output(out)
+        return
+    out = Path(out)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"output {out} exists and is not a folder")
     try:
@@ -280,7 +311,24 @@ def _prepare_output(out: Path) -> None:
         raise ConfigError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None
 
 
-def _is_under(path: str, folder: Path) -> bool:
+def _prepare_remote_output(out: str) -> None:
+    """A remote output: not a file, and writable (a probe object written and removed): a missing bucket, wrong
+    credentials or a refusal show here, as one line, before any work."""
+    shown = storage.redact(out)
+    try:
+        if storage.isfile(out):
+            raise ConfigError(f"output {shown} exists and is not a folder")
+        probe = storage.join(out, PROGRESS_DIR, f".write-test-{os.getpid()}")
+        storage.write_bytes(probe, b"")
+        storage.remove(probe)
+    except storage.StorageError as exc:
+        raise ConfigError(f"cannot write to the output folder {shown}: {exc.problem}") from None
+
+
+def _is_under(path: str, folder: str | Path) -> bool:
+    if storage.is_remote(path) or storage.is_remote(folder):
+        root = storage.normalize(folder).rstrip("/") + "/"
+        return storage.normalize(path).startswith(root)
     return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
@@ -292,21 +340,23 @@ def _kind_by_name(name: str) -> str:
         return "document"
 
 
-def _previous_outputs(opts: RunOptions) -> list[tuple[Path, set[str]]]:
+def _previous_outputs(opts: RunOptions) -> list[tuple[str, set[str]]]:
     """``--dedup-against`` folders and their committed waves (only those count, as for this output's own)."""
     found = []
-    for prev in opts.dedup_against:
-        prev = Path(prev)
-        if not (prev / PROGRESS_DIR).is_dir():
-            raise ConfigError(f"--dedup-against {prev}: not a winnow output folder (no {PROGRESS_DIR}/)")
-        if prev.resolve() == opts.output.resolve():
-            raise ConfigError(f"--dedup-against {prev} is the output folder itself (its own waves count already)")
+    for prev in map(storage.normalize, opts.dedup_against):
+        if not storage.list_names(storage.join(prev, PROGRESS_DIR)):
+            raise ConfigError(f"--dedup-against {storage.redact(prev)}: not a winnow output folder (no "
+                              f"{PROGRESS_DIR}/)")
+        if storage.absolute(prev).rstrip("/") == storage.absolute(storage.normalize(opts.output)).rstrip("/"):
+            raise ConfigError(f"--dedup-against {storage.redact(prev)} is the output folder itself (its own waves "
+                              "count already)")
         found.append((prev, set(completed_waves(prev))))
     return found
 
 
 def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict[str, str], wid: str,
-              done: set[str], against: list[tuple[Path, set[str]]] | None = None) -> list[dict[str, Any]]:
+              done: set[str], against: list[tuple[str, set[str]]] | None = None) -> list[dict[str, Any]]:
+    out = storage.normalize(opts.output)
     by_kind: dict[str, Dataset] = {}
     for kind in sorted({input_kind(p) for p in paths}):
         group = [p for p in paths if input_kind(p) == kind]
@@ -318,10 +368,10 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
             continue
         if isinstance(step, Stage):
             if hasattr(step, "bind_state"):
-                step.bind_state(str(opts.output / STATE_DIR / step.name), wid, done)
+                step.bind_state(storage.join(out, STATE_DIR, step.name), wid, done)
             if against and hasattr(step, "bind_against"):
                 try:
-                    step.bind_against([(str(prev / STATE_DIR / step.name), waves) for prev, waves in against])
+                    step.bind_against([(storage.join(prev, STATE_DIR, step.name), waves) for prev, waves in against])
                 except ValueError as exc:  # e.g. an index made with other parameters
                     raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
             ds = step.run(ds)
@@ -333,7 +383,7 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
             by_kind[target] = by_kind[target].union(lane) if target in by_kind else lane
 
     shards = shard_settings(opts.config.output)
-    writer = ShardWriter(str(opts.output), wid, annotate=opts.annotate, max_rows=shards["max_rows_per_shard"],
+    writer = ShardWriter(out, wid, annotate=opts.annotate, max_rows=shards["max_rows_per_shard"],
                          max_bytes=shards["max_bytes_per_shard"], compression_level=shards["compression_level"])
     tallies: list[dict[str, Any]] = []
     for ds in by_kind.values():
@@ -354,7 +404,7 @@ def _source(opts: RunOptions, paths: list[str], labels: dict[str, str], feeds: A
 
     def tables() -> Iterator[pa.Table]:
         for path in paths:
-            bar.set_postfix_str(Path(path).name)
+            bar.set_postfix_str(storage.basename(path))
             for table in read_input(path, name=labels[path]):
                 bar.update(table.num_rows)
                 yield table
@@ -368,33 +418,31 @@ def _source(opts: RunOptions, paths: list[str], labels: dict[str, str], feeds: A
 def dry_run_plan(opts: RunOptions) -> list[str]:
     """The resolved plan of a run, as lines, without starting Ray or touching the output folder (only read, when
     it exists). Raises ConfigError for what ``run`` would refuse before any work, so a dry run fails the same way."""
-    out = opts.output
+    out = storage.normalize(opts.output)
     inputs = [p for p in opts.inputs if not _is_under(p, out)]
     opts.config.check_kinds({input_kind(p) for p in inputs})
     against = _previous_outputs(opts)
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"output {out} exists and is not a folder")
     _check_writable(out)
-    waves = completed_waves(out) if (out / PROGRESS_DIR).is_dir() else {}
+    waves = completed_waves(out)
     if any(w["config"] != config_digest(opts.config) for w in waves.values()):
         raise OutputMismatchError(f"{out} holds results of a different pipeline config; use a new --output folder")
     done = {i["path"] for w in waves.values() for i in w["inputs"]}
-    pending = [p for p in inputs if p not in done]
+    pending = [p for p in inputs if storage.redact(p) not in done]
     runner = ("--local: this process (extraction in worker processes)" if opts.local else
               f"Ray cluster at --address {opts.address}" if opts.address else "embedded local Ray (started by the run)")
     settings = shard_settings(opts.config.output)
     lines = ["dry run: nothing is read, written or started",
              f"config:   {opts.config.path} (digest {config_digest(opts.config)})",
              f"runner:   {runner}",
-             f"output:   {out} " + (f"({len(waves)} committed wave(s); {len(inputs) - len(pending)} input(s) done, "
-                                    "skipped)" if waves else "(exists)" if out.exists() else "(created by the run)"),
+             f"output:   {storage.redact(out)} " + (
+                 f"({len(waves)} committed wave(s); {len(inputs) - len(pending)} input(s) done, skipped)" if waves
+                 else "(exists)" if storage.exists(out) else "(created by the run)"),
              f"options:  annotate {opts.annotate}, wave-files {opts.wave_files} ({-(-len(pending) // opts.wave_files)}"
              f" wave(s) to run), max-error-rate {opts.max_error_rate:g}, dedup-against "
              f"{', '.join(str(p) for p, _ in against) or '-'}",
              f"shards:   {', '.join(f'{k} {v}' for k, v in settings.items())}",
-             f"inputs:   {len(inputs)} file(s) ({len(pending)} to process), "
-             f"{sum(os.path.getsize(p) for p in inputs) / 1e6:.1f} MB"]
-    lines += [f"  {p} ({input_kind(p)})" for p in inputs]
+             f"inputs:   {len(inputs)} file(s) ({len(pending)} to process), {_megabytes(inputs)}"]
+    lines += [f"  {storage.redact(p)} ({input_kind(p)})" for p in inputs]
     if len(inputs) < len(opts.inputs):
         lines.append(f"  left out: {len(opts.inputs) - len(inputs)} file(s) inside the output folder")
     lines += _plan_steps(opts.config, opts.local)
@@ -403,10 +451,28 @@ def dry_run_plan(opts: RunOptions) -> list[str]:
     return lines
 
 
-def _check_writable(out: Path) -> None:
+def _megabytes(inputs: list[str]) -> str:
+    sizes = [known_size(p) for p in inputs]
+    known = [n for n in sizes if n is not None]
+    text = f"{sum(known) / 1e6:.1f} MB"
+    return text if len(known) == len(sizes) else f"{text} in the {len(known)} of known size"
+
+
+def _check_writable(out: str) -> None:
     """What ``_prepare_output`` would find, asked without creating anything: the folder, or the nearest existing
-    folder above it, must be writable."""
-    existing = out.absolute()
+    folder above it, must be writable. On a store: not a file, and its bucket there (writing is not tried)."""
+    if storage.is_remote(out):
+        shown = storage.redact(out)
+        try:
+            if storage.isfile(out):
+                raise ConfigError(f"output {shown} exists and is not a folder")
+            storage.list_names(out)  # a missing bucket, wrong credentials or a refusal show here
+        except storage.StorageError as exc:
+            raise ConfigError(f"cannot write to the output folder {shown}: {exc.problem}") from None
+        return
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ConfigError(f"output {out} exists and is not a folder")
+    existing = Path(out).absolute()
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):

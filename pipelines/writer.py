@@ -1,10 +1,11 @@
 """Parquet shard writer.
 
 Shards are written with the declared schema (zstd), at most ``max_rows`` rows and about
-``max_bytes`` of in-memory Arrow data each, to a hidden temporary name and then renamed: a crash
-never leaves a half-written file that looks complete. A shard's name is a hash of its wave and
-the ids it holds, so a retried Ray task overwrites its own earlier attempt instead of adding a
-second copy of the same rows.
+``max_bytes`` of in-memory Arrow data each, through ``pipelines.storage.writer``: on a local disk to a
+hidden temporary name and then renamed, on an object store uploaded in one ``put`` at the end, so a crash
+never leaves a half-written file that looks complete. Which shards count is the runner's commit record.
+A shard's name is a hash of its wave and the ids it holds, so a retried Ray task overwrites its own
+earlier attempt instead of adding a second copy of the same rows.
 
 The writer returns a small tally table for each batch (kind, dropped_by, rows, shard): the run's
 statistics are computed from it, so they count exactly what reached the output.
@@ -13,13 +14,11 @@ statistics are computed from it, so they count exactly what reached the output.
 from __future__ import annotations
 
 import hashlib
-import os
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
+from pipelines import storage
 from pipelines.records import OUTPUT_DIRS, kind_of, schema_of
 
 TALLY_SCHEMA = pa.schema(
@@ -100,14 +99,11 @@ class ShardWriter:
         return [table.slice(i, step) for i in range(0, table.num_rows, step)]
 
     def _write(self, chunk: pa.Table, kind: str) -> str:
-        folder = Path(self.output_dir) / OUTPUT_DIRS[kind]
-        folder.mkdir(parents=True, exist_ok=True)
         ids = chunk.column("id").to_pylist()
         digest = hashlib.blake2b("\n".join(ids).encode(), digest_size=8).hexdigest()
         name = f"{SHARD_PREFIX}{self.wave}-{digest}.parquet"
-        tmp = folder / f".{name}.tmp"
-        pq.write_table(chunk, tmp, compression="zstd", compression_level=self.compression_level)
-        os.replace(tmp, folder / name)
+        storage.write_parquet(chunk, storage.join(self.output_dir, OUTPUT_DIRS[kind], name), compression="zstd",
+                              compression_level=self.compression_level)
         return f"{OUTPUT_DIRS[kind]}/{name}"
 
 
@@ -117,7 +113,7 @@ def _tally_row(kind: str, rows: int = 0, shard: str | None = None, metric: str |
 
 
 # Drop reasons whose details are kept in the stats (errors a user must be able to find).
-NAMED_ERRORS = ("read.corrupt_input",)
+NAMED_ERRORS = ("read.corrupt_input", "read.unreadable_input")
 
 
 def _count_drops(table: pa.Table, kind: str) -> pa.Table:

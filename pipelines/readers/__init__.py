@@ -3,8 +3,8 @@ their own kind.
 
 The runner calls three functions:
 
-- ``expand_inputs(paths)``: files, folders (searched recursively) and glob patterns to a sorted list
-  of absolute file paths;
+- ``expand_inputs(paths)``: files, folders (searched recursively), glob patterns and ``*.paths[.gz]`` listings,
+  local or in an object store, to a sorted list of absolute file paths and URLs (``readers/locate.py``);
 - ``input_kind(path)``: ``"page"`` or ``"document"`` from the file name; for a Parquet file whose footer
   says it is a winnow ``image_text``, ``interleaved`` or ``image`` shard, that kind (``readers/shards.py``);
 - ``input_labels(paths)``: each input's name in ``source`` and derived ids (its file name, or the end of its
@@ -15,7 +15,12 @@ The runner calls three functions:
 Reading never raises for bad data: a damaged file yields what could be read before the damage and
 one ``read.corrupt_input`` tombstone, a skipped record yields a tombstone with its reason, so that
 ``stats.json`` accounts for every input record. Operational errors (a missing or unreadable file,
-an unsupported file type) do raise: they are the caller's mistake, not the data's.
+an unsupported file type) do raise: they are the caller's mistake, not the data's. Files are opened through
+``pipelines.storage`` (local, object stores, HTTP), streamed. An input the store refuses or no longer has when its
+turn comes (listed, then deleted; access denied to that key) is one ``read.unreadable_input`` tombstone naming the
+URL and why, and the other inputs go on; a store that stops answering in the middle of a file (after
+``pipelines.storage``'s retries) raises its ``StorageError``, so that the wave is not committed and a re-run reads
+the file again.
 
 Accepted file names (case-insensitive):
 
@@ -26,23 +31,24 @@ Accepted file names (case-insensitive):
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pyarrow as pa
 
-from pipelines.records import to_table
+from pipelines import storage
+from pipelines.readers.locate import expand_one, subset
+from pipelines.records import schema_of, to_table
+from pipelines.storage_errors import StorageDenied, StorageNotFound
 
 PAGE_SUFFIXES = (".warc", ".warc.gz")
 _JSONL_BASES = (".jsonl", ".ndjson", ".jsonlines")
 _COMPRESSIONS = ("", ".gz", ".bz2", ".zst", ".lz4")
 DOCUMENT_SUFFIXES = (*(b + c for b in _JSONL_BASES for c in _COMPRESSIONS), ".parquet")
-_GLOB_CHARS = frozenset("*?[")
-
 __all__ = ["expand_inputs", "input_kind", "input_labels", "read_input", "stable_id"]
 
 
@@ -55,7 +61,7 @@ def input_kind(path: str) -> str:
     """``"page"`` for WARC files, ``"document"`` for JSONL/Parquet, the kind in the footer for winnow's own
     ``image_text`` / ``interleaved`` / ``image`` shards (``pipelines.readers.shards``); ValueError for anything
     else."""
-    name = os.path.basename(path).lower()
+    name = storage.basename(path).lower()
     if name.endswith(PAGE_SUFFIXES):
         return "page"
     if name.endswith(DOCUMENT_SUFFIXES):
@@ -78,55 +84,34 @@ def _supported(path: str) -> bool:
     return True
 
 
-def _files_under(folder: str) -> list[str]:
-    """Supported files below ``folder``; other files (logs, CDX indexes, dot-files) are ignored."""
-    found = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        found += [os.path.join(root, f) for f in files if not f.startswith(".") and _supported(f)]
-    return found
-
-
-def _expand_one(spec: str) -> list[str]:
-    path = os.path.expanduser(spec)
-    if _GLOB_CHARS & set(path):
-        matches = glob.glob(path, recursive=True)
-        if not matches:
-            raise FileNotFoundError(f"input pattern matches nothing: {spec}")
-    elif os.path.exists(path):
-        matches = [path]
-    else:
-        raise FileNotFoundError(f"input not found: {spec}")
-    out: list[str] = []
-    for match in matches:
-        if os.path.isdir(match):
-            under = _files_under(match)
-            if not under and match == path:
-                raise FileNotFoundError(f"no WARC, JSONL or Parquet files under input folder: {spec}")
-            out += under
-        else:
-            input_kind(match)  # an explicitly named (or glob-matched) file must be readable: raise if not
-            out.append(match)
-    return out
-
-
-def expand_inputs(paths: list[str]) -> list[str]:
-    """Files, folders (recursively) and globs -> sorted, de-duplicated absolute file paths.
+def expand_inputs(paths: list[str], base: str | None = None, first: int | None = None,
+                  every: int | None = None) -> list[str]:
+    """Files, folders (recursively), globs and listings, local or remote -> sorted, de-duplicated absolute paths
+    and URLs (``readers/locate.py``). ``base``: where relative lines of a listing point; ``first``/``every``: a
+    subset of the sorted list (every k-th, then the first N).
 
     Raises FileNotFoundError naming a path or pattern that matches nothing (or a folder holding no
-    input files), ValueError naming a file of an unsupported type.
+    input files), ValueError naming a file of an unsupported type, StorageError when a store refuses or fails.
     """
     found: set[str] = set()
     for spec in paths:
-        found.update(os.path.abspath(p) for p in _expand_one(spec))
-    return sorted(found)
+        found.update(storage.absolute(p) for p in expand_one(spec, _supported, input_kind, base))
+    return subset(sorted(found), first=first, every=every)
+
+
+def _path_parts(path: str) -> tuple[str, ...]:
+    """The parts of a path or URL, from the root (a URL's scheme and host form its first part)."""
+    if storage.is_remote(path):
+        url = urlsplit(path)
+        return (f"{url.scheme}://{url.netloc.rsplit('@', 1)[-1]}", *[p for p in url.path.split("/") if p])
+    return Path(os.path.abspath(path)).parts
 
 
 def input_labels(paths: list[str]) -> dict[str, str]:
     """Each input's name in ``source`` (``<name>@<offset or line>``), in derived ids and in per-input stats: its
     file name, or where two inputs share a file name, the shortest end of its path that tells them apart
     (``a/data.jsonl`` and ``b/data.jsonl``). A bare file name for both would give them the same ids."""
-    parts = {p: Path(os.path.abspath(p)).parts for p in paths}
+    parts = {p: _path_parts(p) for p in paths}
     depth = dict.fromkeys(paths, 1)
     while True:
         labels = {p: "/".join(parts[p][-depth[p]:]).lstrip("/") for p in paths}
@@ -144,12 +129,25 @@ def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Ite
     if batch_rows < 1:
         raise ValueError(f"batch_rows must be >= 1, got {batch_rows}")
     kind = input_kind(path)
-    if not os.path.isfile(path):
+    name = name or storage.basename(path)
+    if not storage.is_remote(path) and not os.path.isfile(path):
         raise FileNotFoundError(f"input not found: {path}")
+    started = False
+    try:
+        for table in _read_tables(path, kind, name, batch_rows):
+            started = True
+            yield table
+    except (StorageNotFound, StorageDenied) as exc:
+        if started:  # rows of this input went on already: the wave must not commit half of it
+            raise
+        yield _unreadable(kind, name, exc)
+
+
+def _read_tables(path: str, kind: str, name: str, batch_rows: int) -> Iterator[pa.Table]:
     from pipelines.readers.shards import SHARD_KINDS, iter_shard_tables
 
     if kind in SHARD_KINDS:  # winnow's own shards: whole tables of their kind, every column kept
-        yield from iter_shard_tables(path, kind, name or os.path.basename(path), batch_rows)
+        yield from iter_shard_tables(path, kind, name, batch_rows)
         return
     # Imported here so that reading Parquet does not import warcio and vice versa.
     if kind == "page":
@@ -157,13 +155,27 @@ def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Ite
     else:
         from pipelines.readers.documents import iter_documents as rows
     batch: list = []
-    for record in rows(path, name or os.path.basename(path)):
+    for record in rows(path, name):
         batch.append(record)
         if len(batch) >= batch_rows:
             yield _table(batch, kind)
             batch = []
     if batch:
         yield _table(batch, kind)
+
+
+def _unreadable(kind: str, name: str, exc: BaseException) -> pa.Table:
+    """One ``read.unreadable_input`` tombstone: the store has no such object (any more), or refuses it."""
+    import logging
+
+    logging.getLogger(__name__).warning("input skipped: %s", exc)
+    source = f"{name}@0"
+    row = {f.name: None for f in schema_of(kind)}
+    row.update(id=stable_id(source), source=source, dropped_by="read.unreadable_input", drop_detail=str(exc)[:200])
+    for field in schema_of(kind):
+        if not field.nullable and pa.types.is_list(field.type):
+            row[field.name] = []
+    return pa.Table.from_pylist([row], schema=schema_of(kind))
 
 
 def _table(records: list, kind: str) -> pa.Table:

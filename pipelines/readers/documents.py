@@ -32,16 +32,16 @@ from __future__ import annotations
 import io
 import json
 import logging
-import os
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from pipelines import storage
 from pipelines.readers import stable_id
 from pipelines.records import Document, scrub_surrogates
+from pipelines.storage_errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class _BadRecord(Exception):
 def iter_documents(path: str, name: str | None = None) -> Iterator[Document]:
     """Document rows and tombstones of one JSONL or Parquet file, in file order; never raises for bad data.
     ``name``: the file's label in ``source`` (default its file name)."""
-    name = name or os.path.basename(path)
+    name = name or storage.basename(path)
     if path.lower().endswith(".parquet"):
         yield from _parquet_rows(path, name)
     else:
@@ -72,7 +72,9 @@ def iter_documents(path: str, name: str | None = None) -> Iterator[Document]:
 def _jsonl_rows(path: str, name: str) -> Iterator[Document]:
     lineno = 0
     try:
-        stream = pa.input_stream(path, compression="detect")
+        stream = _input_stream(path)
+    except StorageError:
+        raise  # the store's failure, not the file's damage (read_input decides)
     except Exception as exc:  # unreadable from the first byte, e.g. a bad compression header
         yield _corrupt(name, 1, exc)
         return
@@ -81,6 +83,8 @@ def _jsonl_rows(path: str, name: str) -> Iterator[Document]:
         while True:
             try:
                 line = lines.readline()
+            except StorageError:
+                raise
             except Exception as exc:  # truncated or corrupt compressed stream: stop here
                 yield _corrupt(name, lineno + 1, exc)
                 return
@@ -89,6 +93,18 @@ def _jsonl_rows(path: str, name: str) -> Iterator[Document]:
             lineno += 1
             if line.strip():
                 yield _from_json_line(line, name, lineno)
+
+
+# pyarrow's codec for each compressed suffix (what ``compression="detect"`` infers from a local file's name).
+_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
+
+
+def _input_stream(path: str) -> pa.NativeFile:
+    """A decompressing stream of a local file, or of a remote one opened through pipelines.storage (streamed)."""
+    if not storage.is_remote(path):
+        return pa.input_stream(path, compression="detect")
+    codec = next((c for suffix, c in _CODECS.items() if path.lower().endswith(suffix)), None)
+    return pa.input_stream(storage.open_input(path), compression=codec)
 
 
 def _from_json_line(line: bytes, name: str, lineno: int) -> Document:
@@ -105,8 +121,10 @@ def _from_json_line(line: bytes, name: str, lineno: int) -> Document:
 # -- Parquet ----------------------------------------------------------------------------------
 def _parquet_rows(path: str, name: str) -> Iterator[Document]:
     try:
-        parquet = pq.ParquetFile(path)
+        parquet = storage.parquet_file(path)
         columns = [c for c in FIELDS if c in parquet.schema_arrow.names]
+    except StorageError:
+        raise
     except Exception as exc:  # not Parquet (bad magic, bad footer)
         yield _corrupt(name, 0, exc)
         return
@@ -120,6 +138,8 @@ def _parquet_rows(path: str, name: str) -> Iterator[Document]:
                 rows = next(batches).to_pylist()
             except StopIteration:
                 break
+            except StorageError:
+                raise
             except Exception as exc:  # a damaged page or column chunk: stop at the first row not read
                 yield _corrupt(name, row, exc)
                 return

@@ -24,7 +24,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipelines import storage
 from pipelines.records import KIND_KEY, conform, schema_of
+from pipelines.storage_errors import StorageDenied, StorageError, StorageNotFound
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +44,25 @@ def _kind_in_footer(path: str, mtime_ns: int, size: int) -> str | None:
     return kind if kind in SHARD_KINDS else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _remote_kind(url: str) -> str | None:
+    try:
+        meta = storage.read_schema(url).metadata or {}
+    except StorageError as exc:
+        if isinstance(exc, StorageNotFound | StorageDenied):
+            return None  # not there or not ours to read: the reader turns it into its tombstone
+        raise
+    except Exception:
+        return None
+    kind = meta.get(KIND_KEY, b"").decode("utf-8", "replace")
+    return kind if kind in SHARD_KINDS else None
+
+
 def shard_kind(path: str) -> str | None:
     """The record kind of a winnow shard at ``path`` (``image_text``, ``interleaved``, ``image``), or None for
     anything else (a plain Parquet corpus, a text shard, a file that is not there or not Parquet)."""
+    if storage.is_remote(path):
+        return _remote_kind(path)
     try:
         st = os.stat(path)
     except OSError:
@@ -55,7 +73,9 @@ def shard_kind(path: str) -> str | None:
 def iter_shard_tables(path: str, kind: str, name: str, batch_rows: int) -> Iterator[pa.Table]:
     """Tables of ``kind`` (at most ``batch_rows`` rows each) from one shard; never raises for bad data."""
     try:
-        parquet = pq.ParquetFile(path)
+        parquet = storage.parquet_file(path)
+    except StorageError:
+        raise  # the store's failure, not the file's damage (read_input decides)
     except Exception as exc:
         yield _corrupt(kind, name, 0, exc)
         return
@@ -69,6 +89,8 @@ def iter_shard_tables(path: str, kind: str, name: str, batch_rows: int) -> Itera
                 batch = next(batches)
             except StopIteration:
                 break
+            except StorageError:
+                raise
             except Exception as exc:
                 yield _corrupt(kind, name, row, exc)
                 return

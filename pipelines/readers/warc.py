@@ -49,13 +49,13 @@ does not decode because the file was cut inside it is the file's damage, not the
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.limitreader import LimitReader
 
+from pipelines import storage
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
 from pipelines.readers.warc_http import (  # noqa: F401 - looks_like_html re-exported for callers and tests
@@ -76,6 +76,7 @@ from pipelines.readers.warc_revisits import (
     parse_warc_date,
 )
 from pipelines.records import Page
+from pipelines.storage_errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -93,17 +94,17 @@ class _WarcFile:
 
     def __init__(self, path: str, name: str | None = None) -> None:
         self.path = path
-        self.name = name or os.path.basename(path)
+        self.name = name or storage.basename(path)
         self.originals = _Originals(path)
 
     def source(self, offset: int) -> str:
         return f"{self.name}@{offset}"
 
     def pages(self) -> Iterator[Page]:
-        if os.path.getsize(self.path) == 0:
-            yield self.corrupt(0, "empty file (a WARC file holds one or more records)")
-            return
-        with open(self.path, "rb") as fh:
+        with storage.open_input(self.path) as fh:
+            if not fh.peek(1):
+                yield self.corrupt(0, "empty file (a WARC file holds one or more records)")
+                return
             try:
                 yield from self._scan(fh)
             finally:
@@ -147,6 +148,8 @@ class _WarcFile:
                     yield from _release(held)
                     yield self.corrupt(start, f"{what} (cut inside a record header?)")
                 return
+            except StorageError:
+                raise  # the store failed, not the file: the wave stops and a re-run reads the file again
             except Exception as exc:  # warcio raises a zoo of types for file damage; all mean "stop here"
                 # (one record's own failures never get here: _row turns them into its tombstone)
                 yield from _release(held)
@@ -167,10 +170,10 @@ class _WarcFile:
             if record.rec_type == "revisit":
                 return self._revisit(record, offset)
             return None
-        except _Damage:
+        except (_Damage, StorageError):
             raise
         except Exception as exc:  # the record's block is intact (_finish checks): only this record is lost
-            log.warning("%s: record at offset %d skipped: %s", self.path, offset, _describe(exc))
+            log.warning("%s: record at offset %d skipped: %s", storage.redact(self.path), offset, _describe(exc))
             return self.tombstone(record, offset, None, "read.bad_record", _describe(exc))
 
     def _finish(self, archive: ArchiveIterator, record: Any) -> None:
@@ -215,6 +218,8 @@ class _WarcFile:
             return self.tombstone(record, offset, governing, "read.revisit_unresolved", _refers_to(record))
         try:
             original = self.originals.read(original_offset)
+        except StorageError:
+            raise
         except Exception as exc:  # the original parsed once; failing now is its damage, not this file's end
             detail = f"original at {original_offset}: {_describe(exc)}"
             return self.tombstone(record, offset, governing, "read.revisit_unresolved", detail)
@@ -252,7 +257,7 @@ class _WarcFile:
                     dropped_by=reason, drop_detail=_short(detail))
 
     def corrupt(self, offset: int, detail: str) -> Page:
-        log.warning("%s: damaged at offset %d: %s", self.path, offset, detail)
+        log.warning("%s: damaged at offset %d: %s", storage.redact(self.path), offset, detail)
         return Page(id=stable_id(self.source(offset)), url=None, source=self.source(offset),
                     dropped_by="read.corrupt_input", drop_detail=_short(f"at offset {offset}: {detail}"))
 
@@ -321,6 +326,8 @@ def _read_body(record: Any) -> bytes:
     """The rest of the record's block as stored (the HTTP body); a failure here is the file's."""
     try:
         return record.raw_stream.read()
+    except StorageError:
+        raise
     except Exception as exc:  # the file's gzip member or the disk under it, not the page's own coding
         raise _Damage(_describe(exc)) from exc
 

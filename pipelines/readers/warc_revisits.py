@@ -77,7 +77,9 @@ class _Originals:
 
     def read(self, offset: int) -> _Capture:
         if self._fh is None:
-            self._fh = open(self.path, "rb")  # noqa: SIM115 - kept open across revisits, closed in close()
+            from pipelines import storage
+
+            self._fh = storage.open_input(self.path)  # kept open across revisits, closed in close()
         self._fh.seek(offset)
         record = next(iter(ArchiveIterator(self._fh)))
         http = _http(record)
