@@ -7,6 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from tests import s3_server
+
+# The object-storage tests' S3 server (tests/s3_server.py): its address and test credentials are the standard chain's
+# variables for the whole session, set before any Ray worker or subprocess starts, so that each finds the server on
+# 127.0.0.1 and none reaches a real store with a developer's own credentials. The server starts on first use.
+_S3_PORT = s3_server.free_port()
+for _name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE"):
+    os.environ.pop(_name, None)
+os.environ.update(s3_server.session_env(_S3_PORT))
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 SHARED_REASON = "needs ../shared/data (the evaluation data beside the checkout; CI has it)"
@@ -40,3 +50,11 @@ def ray_local():
 def step_counts(steps: list[dict]) -> list[dict]:
     """stats.json step entries without their measured times (which differ between runs and runners)."""
     return [{k: v for k, v in s.items() if k not in ("seconds", "cpu_seconds")} for s in steps]
+
+
+@pytest.fixture(scope="session")
+def s3() -> s3_server.MotoServer:
+    """The session's S3-compatible server on 127.0.0.1 (moto); ``s3.bucket()`` makes a fresh bucket."""
+    server = s3_server.MotoServer(_S3_PORT)
+    yield server
+    server.stop()

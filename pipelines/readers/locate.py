@@ -124,6 +124,10 @@ def expand_one(spec: str, supported: Callable[[str], bool], check: Callable[[str
         return found
     if _GLOB_CHARS & set(urlsplit(path).path if remote else path):
         matches = storage.glob(path)
+        if remote:  # as Python's glob does locally: a wildcard matches no hidden name, a literal one may
+            literal = set(urlsplit(path).path.split("/"))
+            matches = {m: n for m, n in matches.items()
+                       if not any(part.startswith(".") and part not in literal for part in urlsplit(m).path.split("/"))}
         if not matches:
             raise FileNotFoundError(f"input pattern matches nothing: {shown}")
         _known_sizes.update({m: n for m, n in matches.items() if n})
