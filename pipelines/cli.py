@@ -367,9 +367,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
         print("winnow report: --max-rows must be at least 1", file=sys.stderr)
         return 2
     try:
-        path = write_report(Path(args.out_dir), Path(args.output) if args.output else None, max_rows=args.max_rows)
+        path = write_report(args.out_dir, args.output, max_rows=args.max_rows)  # local or s3://... (storage.py)
     except (NotARunOutput, OSError) as exc:  # a wrong folder or an unwritable target: a message, not a traceback
-        print(f"winnow report: {exc}", file=sys.stderr)
+        from pipelines.storage_errors import scrub
+
+        print(f"winnow report: {scrub(str(exc))}", file=sys.stderr)
         return 2
     print(path)
     return 0

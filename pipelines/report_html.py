@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
+from pipelines import storage
 from pipelines.records import OUTPUT_DIRS
 
 if TYPE_CHECKING:
@@ -73,26 +73,27 @@ class _Page:
 # --------------------------------------------------------------------------------------------------- reading data
 
 
-def _load_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text())
+def _load_json(path: str | Path) -> Any:
+    try:  # local or in an object store (pipelines/storage.py)
+        return json.loads(storage.read_bytes(str(path)))
     except (OSError, ValueError):
         return None
 
 
-def _shards(folder: Path) -> list[Path]:
+def _shards(folder: str | Path) -> list[str]:
     # Hidden temporaries (".part-*.tmp") and "_" files are never shards (as in pipelines/inspect_output.py).
-    return sorted(p for p in folder.glob("*.parquet") if not p.name.startswith((".", "_")))
+    return [storage.join(str(folder), n) for n in storage.list_names(str(folder))
+            if n.endswith(".parquet") and not n.startswith((".", "_"))]
 
 
-def _read_output(folder: Path, wanted: list[str], max_rows: int) -> _Output:
+def _read_output(folder: str | Path, wanted: list[str], max_rows: int) -> _Output:
     """Read ``wanted`` columns (those a shard has) from the shards of one output, at most ``max_rows`` rows."""
-    out = _Output(folder.name)
+    out = _Output(storage.basename(str(folder)))
     files = _shards(folder)
     metas = []
     for f in files:
         try:
-            metas.append((f, pq.ParquetFile(f)))
+            metas.append((f, storage.parquet_file(f)))
         except (OSError, pa.ArrowInvalid):
             continue  # a damaged shard is not the report's to fix: it reports what can be read
     out.rows = sum(pf.metadata.num_rows for _, pf in metas)
@@ -152,16 +153,16 @@ def _text_lengths(out: _Output) -> list[int]:
     return []
 
 
-def _crawl_folders(manifest: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
+def _crawl_folders(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Crawl folders among the inputs' folders: those holding ``crawl-stats.json`` (``winnow crawl`` writes it)."""
     seen, found = set(), []
     for item in manifest.get("inputs") or []:
-        path = Path(str(item.get("path", "")) if isinstance(item, dict) else str(item))
-        folder = path if path.is_dir() else path.parent
+        path = str(item.get("path", "")) if isinstance(item, dict) else str(item)
+        folder = storage.parent(path) if storage.is_remote(path) or not Path(path).is_dir() else path
         if folder in seen:
             continue
         seen.add(folder)
-        stats = _load_json(folder / CRAWL_STATS)
+        stats = _load_json(storage.join(folder, CRAWL_STATS))
         if isinstance(stats, dict):
             found.append((folder, stats))
     return found
@@ -445,7 +446,7 @@ def _signal_name(signal: str) -> str:
 
 
 def _opt_out(page: _Page, stats: dict[str, Any], outs: dict[str, _Output],
-             crawls: list[tuple[Path, dict[str, Any]]]) -> None:
+             crawls: list[tuple[str, dict[str, Any]]]) -> None:
     by_step = {s.get("step"): s for s in stats.get("steps") or [] if isinstance(s, dict)}
     opted = sum((by_step.get("opt_out") or {}).get("dropped", {}).values())
     # Rows dropped for an opt-out are in the shards only in --annotate outputs; their signals say who opted out.
@@ -503,7 +504,7 @@ _CRAWL_NOT_FETCHED = ("winnow/skipped/", "winnow/gate/", "winnow/links_skipped/"
                       "winnow/robots/disallowed", "winnow/address_guard/", "winnow/links_already_queued")
 
 
-def _crawl(page: _Page, crawls: list[tuple[Path, dict[str, Any]]]) -> None:
+def _crawl(page: _Page, crawls: list[tuple[str, dict[str, Any]]]) -> None:
     if not crawls:
         _section(page, "crawl", "Crawl", None, "No input came from a `winnow crawl` folder (no crawl-stats.json).")
         return
@@ -574,19 +575,22 @@ def _pyplot() -> Any:
     return plt
 
 
-def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
-    """The report of the run output in ``out_dir`` as one HTML document; raises NotARunOutput for other folders."""
-    out_dir = Path(out_dir)
-    if not out_dir.is_dir():
-        raise NotARunOutput(f"{out_dir} is not a folder")
-    stats = _load_json(out_dir / "stats.json")
+def build_report(out_dir: str | Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
+    """The report of the run output in ``out_dir`` (a local folder or a URL, pipelines/storage.py) as one HTML
+    document; raises NotARunOutput for other folders."""
+    out_dir = storage.normalize(out_dir)
+    shown = storage.redact(out_dir)
+    if not storage.isdir(out_dir):
+        raise NotARunOutput(f"{shown} is not a folder")
+    stats = _load_json(storage.join(out_dir, "stats.json"))
     if not isinstance(stats, dict) or not isinstance(stats.get("steps"), list):
-        raise NotARunOutput(f"{out_dir} is not an output folder of `winnow run` (no readable stats.json in it)")
-    manifest = _load_json(out_dir / "manifest.json")
+        raise NotARunOutput(f"{shown} is not an output folder of `winnow run` (no readable stats.json in it)")
+    manifest = _load_json(storage.join(out_dir, "manifest.json"))
     manifest = manifest if isinstance(manifest, dict) else {}
 
-    outs = {name: _read_output(out_dir / name, _COLUMNS, max_rows)
-            for name in OUTPUT_DIRS.values() if (out_dir / name).is_dir()}
+    present = set(storage.list_names(out_dir))
+    outs = {name: _read_output(storage.join(out_dir, name), _COLUMNS, max_rows)
+            for name in OUTPUT_DIRS.values() if name in present}
     crawls = _crawl_folders(manifest)
     from pipelines.report_images import images_section  # it builds on this module's helpers
 
@@ -610,7 +614,8 @@ def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
     sampled = [f"{n}: {o.sampled:,} of {o.rows:,} rows" for n, o in outs.items() if o.sampled < o.rows]
     note = (f"Distributions are drawn from a sample (at most {max_rows:,} rows per output, spread over its shards): "
             + "; ".join(sampled) + ".") if sampled else "Distributions are drawn from every row of the shards."
-    head = [["output folder", str(out_dir.resolve())], ["config", str(manifest.get("config_path", "-"))],
+    where = shown if storage.is_remote(shown) else str(Path(shown).resolve())
+    head = [["output folder", where], ["config", str(manifest.get("config_path", "-"))],
             ["runner", str(manifest.get("runner", "-"))], ["started", str(manifest.get("started_at", "-"))],
             ["finished", str(manifest.get("finished_at", "-"))],
             ["inputs", f"{len(manifest.get('inputs') or []):,}"],
@@ -621,22 +626,18 @@ def build_report(out_dir: Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
         ("interleaved", "interleaved"), ("images", "images"), ("opt-out", "opt-outs"), ("pii", "PII"),
         ("crawl", "crawl"), ("timing", "time")))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>winnow report: {html.escape(out_dir.name)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>winnow report: {html.escape(out_dir.name)}</h1>"
+            f"<title>winnow report: {html.escape(storage.basename(shown))}</title><style>{_CSS}</style></head><body>"
+            f"<h1>winnow report: {html.escape(storage.basename(shown))}</h1>"
             + _table(["", ""], head) + f'<p class="note">{html.escape(note)}</p>'
             + f"<nav>{toc}</nav>" + "".join(page.sections) + "</body></html>\n")
 
 
-def write_report(out_dir: Path, path: Path | None = None, max_rows: int = DEFAULT_MAX_ROWS) -> Path:
-    """Write the report of ``out_dir`` to ``path`` (default ``out_dir/report.html``) atomically; return the path."""
-    out_dir = Path(out_dir)
-    target = Path(path) if path is not None else out_dir / REPORT_NAME
+def write_report(out_dir: str | Path, path: str | Path | None = None,
+                 max_rows: int = DEFAULT_MAX_ROWS) -> Path | str:
+    """Write the report of ``out_dir`` to ``path`` (default ``out_dir/report.html``), local or in an object store,
+    whole or not at all (a reader never sees half a page); return the path."""
+    out_dir = storage.normalize(out_dir)
+    target = storage.normalize(path) if path is not None else storage.join(out_dir, REPORT_NAME)
     text = build_report(out_dir, max_rows=max_rows)
-    tmp = target.with_name(f".{target.name}.tmp")  # a reader never sees half a page
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target
+    storage.write_bytes(target, text.encode("utf-8"))
+    return target if storage.is_remote(target) else Path(target)

@@ -212,7 +212,7 @@ def size(path: str) -> int:
     if not is_remote(path):
         return os.path.getsize(path)
     fs, p = filesystem(path)
-    return int(_call(path, "reading the size of", lambda: fs.size(p)) or 0)
+    return int(_call(path, "checking", lambda: fs.size(p)) or 0)
 
 
 def list_names(folder: str) -> list[str]:

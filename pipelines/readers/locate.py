@@ -116,9 +116,7 @@ def expand_one(spec: str, supported: Callable[[str], bool], check: Callable[[str
     path = storage.normalize(spec) if remote else os.path.expanduser(spec)
     shown = storage.redact(spec)
     if is_listing(path):
-        if not storage.exists(path):
-            raise FileNotFoundError(f"input not found: {shown}")
-        found = read_listing(path, base)
+        found = read_listing(path, base)  # a missing listing, bucket or a refusal: StorageError, naming it
         for p in found:
             check(p)
         return found
@@ -131,11 +129,22 @@ def expand_one(spec: str, supported: Callable[[str], bool], check: Callable[[str
         if not matches:
             raise FileNotFoundError(f"input pattern matches nothing: {shown}")
         _known_sizes.update({m: n for m, n in matches.items() if n})
-    elif storage.is_remote(path) and storage.scheme(path) in ("http", "https"):
-        if not storage.exists(path):
-            raise FileNotFoundError(f"input not found: {shown}")
+    elif remote and (storage.scheme(path) in ("http", "https") or supported(storage.basename(path))):
+        # A file: asked for by name (a HEAD), so a missing object, a missing bucket and a refusal each say so.
+        try:
+            _known_sizes[path] = storage.size(path)
+        except storage.StorageNotFound as exc:
+            if "bucket" in exc.problem:
+                raise
+            raise FileNotFoundError(f"input not found: {shown}") from None
         matches = {path: 0}
-    elif storage.exists(path) or storage.isdir(path):
+    elif remote:
+        # A prefix: listed, which needs only the right to list the bucket (not to read a key of that name).
+        under = _files_under(path, supported)
+        if not under:
+            raise FileNotFoundError(f"no WARC, JSONL or Parquet files under input folder: {shown}")
+        return under
+    elif os.path.exists(path):
         matches = {path: 0}
     else:
         raise FileNotFoundError(f"input not found: {shown}")
