@@ -50,6 +50,9 @@ class CrawlOptions:
     resume: bool = False
     progress: bool = True
     overrides: dict[str, str] = field(default_factory=dict)
+    # An object-store URL (s3://bucket/crawl) where finished WARC files and crawl-stats.json go; ``output`` is then
+    # the local staging folder the crawl writes in (crawler/warc/upload.py).
+    upload_to: str | None = None
 
 
 def build_settings(opts: CrawlOptions) -> Settings:
@@ -86,6 +89,8 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_LANGUAGES", opts.languages, priority="cmdline")
     settings.set("WINNOW_PROGRESS", opts.progress, priority="cmdline")
     settings.set("WINNOW_RENDER", opts.render, priority="cmdline")
+    if opts.upload_to:
+        settings.set("WINNOW_UPLOAD_TO", opts.upload_to, priority="cmdline")
     for key, value in opts.overrides.items():
         settings.set(key, value, priority="cmdline")
     try:
@@ -189,4 +194,8 @@ def crawl(opts: CrawlOptions) -> dict[str, Any]:
                   sitemaps=opts.sitemaps, skipped_seeds=bad)
     with tuned_gc():
         process.start()
+    if opts.upload_to:  # beside the WARC files, where `winnow report` looks for a crawl's statistics
+        from pipelines import storage
+
+        storage.upload(str(opts.output / STATS_FILE), storage.join(opts.upload_to, STATS_FILE))
     return json.loads((opts.output / STATS_FILE).read_text())

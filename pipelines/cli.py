@@ -63,7 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     crawl.add_argument("seeds", nargs="*", metavar="SEED", help="seed URLs")
     crawl.add_argument("-f", "--seed-file", metavar="FILE", help="a file of seed URLs, one per line (# comments)")
-    crawl.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for WARC files and crawl state")
+    crawl.add_argument("-o", "--output", required=True, metavar="DIR",
+                       help="folder for WARC files and crawl state; or s3://bucket/prefix (gs://, az://): finished "
+                       "WARC files and crawl-stats.json are uploaded there, the state stays in --staging")
+    crawl.add_argument("--staging", metavar="DIR",
+                       help="with an object-store --output: the local folder the crawl writes in before uploading, "
+                       "and keeps its state in for --resume (default ~/.cache/winnow/crawl-staging/<hash of the URL>)")
     crawl.add_argument("--max-pages", type=int, default=1000, help="pages to fetch at most (default 1000)")
     crawl.add_argument("--max-depth", type=int, default=3, help="link depth from the seeds (default 3)")
     crawl.add_argument("--max-pages-per-host", type=int, default=0, help="pages per host at most (default: no cap)")
@@ -279,8 +284,18 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
             print(f"winnow crawl: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
             return 2
         overrides[key] = value
+    output, upload_to = Path(args.output), None
+    if _is_remote(args.output):
+        if args.workers is not None or args.address:
+            print("winnow crawl: --workers writes worker folders beside each other on one disk; with an object-store "
+                  "--output crawl without --workers, or crawl to a local folder and upload it", file=sys.stderr)
+            return 2
+        output, upload_to, problem = _crawl_staging(args.output, args.staging)
+        if problem:
+            print(f"winnow crawl: {problem}", file=sys.stderr)
+            return 2
     opts = CrawlOptions(
-        seeds=seeds, output=Path(args.output), max_pages=args.max_pages, max_depth=args.max_depth,
+        seeds=seeds, output=output, upload_to=upload_to, max_pages=args.max_pages, max_depth=args.max_depth,
         max_pages_per_host=args.max_pages_per_host, sitemaps=args.sitemaps, bot_name=args.bot_name,
         contact_url=args.contact_url, training_token=args.training_token,
         allow_private=args.allow_private is not None,
@@ -302,9 +317,49 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
         return 2
     pages, files, hosts = (stats.get(k, 0) for k in ("winnow/pages", "winnow/warc/files", "winnow/hosts"))
     allowed, denied = (stats.get(f"winnow/verdict/training_{v}", 0) for v in ("allowed", "denied"))
-    print(f"\n{opts.output}: {pages} pages in {files} WARC file(s), {hosts} host(s), training allowed {allowed}, "
-          f"denied {denied}; finish: {stats.get('finish_reason')}")
+    print(f"\n{_shown(upload_to) if upload_to else opts.output}: {pages} pages in {files} WARC file(s), {hosts} "
+          f"host(s), training allowed {allowed}, denied {denied}; finish: {stats.get('finish_reason')}")
+    if stats.get("winnow/warc/upload_failed"):
+        print(f"winnow crawl: {stats['winnow/warc/upload_failed']} WARC file(s) could not be uploaded (the log says "
+              f"why); they are kept in {opts.output}, and --resume uploads them", file=sys.stderr)
+        return 1
     return 0
+
+
+def _is_remote(path: str) -> bool:
+    from pipelines.storage import is_remote
+
+    return is_remote(path)
+
+
+def _shown(url: str) -> str:
+    from pipelines.storage import redact
+
+    return redact(url)
+
+
+def _crawl_staging(url: str, staging: str | None) -> tuple[Path, str, str | None]:
+    """For ``winnow crawl --output URL``: the local staging folder, the URL, and what is wrong (the bucket cannot
+    be written) or None. The default staging folder is derived from the URL, so that --resume finds it again."""
+    import hashlib
+    import os
+
+    from pipelines import storage
+
+    url = storage.normalize(url)
+    if staging:
+        folder = Path(staging)
+    else:
+        digest = hashlib.blake2b(storage.redact(url).encode(), digest_size=8).hexdigest()
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        folder = cache / "winnow" / "crawl-staging" / digest
+    probe = storage.join(url, f".write-test-{os.getpid()}")
+    try:  # a missing bucket, wrong credentials or a refusal: now, not after the crawl
+        storage.write_bytes(probe, b"")
+        storage.remove(probe)
+    except storage.StorageError as exc:
+        return folder, url, f"cannot write to {storage.redact(url)}: {exc.problem}"
+    return folder, url, None
 
 
 def _crawl_workers(args: argparse.Namespace, opts: object) -> int:
