@@ -338,9 +338,10 @@ def _shown(url: str) -> str:
     return redact(url)
 
 
-def _crawl_staging(url: str, staging: str | None) -> tuple[Path, str, str | None]:
-    """For ``winnow crawl --output URL``: the local staging folder, the URL, and what is wrong (the bucket cannot
-    be written) or None. The default staging folder is derived from the URL, so that --resume finds it again."""
+def _crawl_staging(url: str, staging: str | None, kind: str = "crawl-staging") -> tuple[Path, str, str | None]:
+    """For ``winnow crawl --output URL`` (and ``winnow images fetch``): the local staging folder, the URL, and what
+    is wrong (the bucket cannot be written) or None. The default staging folder is derived from the URL, so that
+    --resume finds it again."""
     import hashlib
     import os
 
@@ -352,7 +353,7 @@ def _crawl_staging(url: str, staging: str | None) -> tuple[Path, str, str | None
     else:
         digest = hashlib.blake2b(storage.redact(url).encode(), digest_size=8).hexdigest()
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        folder = cache / "winnow" / "crawl-staging" / digest
+        folder = cache / "winnow" / kind / digest
     probe = storage.join(url, f".write-test-{os.getpid()}")
     try:  # a missing bucket, wrong credentials or a refusal: now, not after the crawl
         storage.write_bytes(probe, b"")

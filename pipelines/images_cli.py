@@ -63,6 +63,10 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
                        "CONCURRENT_REQUESTS shared out); default 1. Worth it when one process is CPU-bound: many "
                        "hosts or fast ones, and more than one core (Linux only)")
     fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fetch.add_argument("--staging", metavar="DIR",
+                       help="with an object-store --output (s3://...): the local folder the fetch writes in, then "
+                       "uploads from, and keeps its state in for --resume (default ~/.cache/winnow/fetch-staging/"
+                       "<hash of the URL>)")
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
@@ -75,8 +79,17 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
             print(f"winnow images fetch: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
             return 2
         overrides[key] = value
+    upload_to = None
+    output = Path(args.output)
+    if _is_remote(args.output):  # fetched into a local staging folder, uploaded when the fetch ends (_upload)
+        from pipelines.cli import _crawl_staging
+
+        output, upload_to, problem = _crawl_staging(args.output, args.staging, "fetch-staging")
+        if problem:
+            print(f"winnow images fetch: {problem}", file=sys.stderr)
+            return 2
     opts = FetchOptions(
-        source=Path(args.out), output=Path(args.output), resize=args.resize, max_mb=args.max_mb, timeout=args.timeout,
+        source=Path(args.out), output=output, resize=args.resize, max_mb=args.max_mb, timeout=args.timeout,
         shard_rows=args.shard_rows, bot_name=args.bot_name, contact_url=args.contact_url,
         training_token=args.training_token, allow_private=args.allow_private is not None,
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
@@ -88,11 +101,34 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         print(f"winnow images fetch: {exc}", file=sys.stderr)
         return 2
     print(summary(stats, opts.output))
+    if upload_to and not _upload(opts.output, upload_to):
+        return 1
     if stats["last_session"].get("failed_workers"):
         return 1
     if stats["pending"]:  # stopped before every row was handled: Ctrl-C (as a shell reports it), or a failure
         return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
     return 0
+
+
+def _is_remote(path: str) -> bool:
+    from pipelines.storage import is_remote
+
+    return is_remote(path)
+
+
+def _upload(staging: Path, url: str) -> bool:
+    """The finished shards and fetch-stats.json of the staging folder to ``url`` (what is there already is not sent
+    again; the state, hidden, stays local for --resume); False, with one line, when the store refused."""
+    from pipelines import storage
+
+    try:
+        sent = storage.upload_tree(str(staging), url)
+    except storage.StorageError as exc:
+        print(f"winnow images fetch: uploading to {storage.redact(url)}: {exc} (the fetch is kept in {staging}; "
+              "run it again with --resume to upload it)", file=sys.stderr)
+        return False
+    print(f"{storage.redact(url)}: {sent} file(s) uploaded from {staging}")
+    return True
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"fetch": _cmd_fetch}

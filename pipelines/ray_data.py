@@ -91,10 +91,20 @@ def plan_actor_steps(count: int) -> None:
     _actor_pools = max(0, count)
 
 
+def _cpu_nodes() -> int:
+    """Alive nodes that have CPUs (1 for the embedded Ray)."""
+    return max(1, sum(1 for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")))
+
+
 def _actor_cpus() -> float:
+    """Each actor's CPU share: together the pools leave one whole CPU free on every node, where read, write and
+    shuffle tasks (one CPU each) run. Leaving one CPU free in the whole cluster was not enough with two nodes: the
+    free share, split between the nodes, was a fraction on each, no whole-CPU task could be placed, and the run
+    waited for ever (a 2-node cluster of 2 CPUs each; the pools are spread over the nodes, ``_map``)."""
     cpus = ray.cluster_resources().get("CPU", 1.0)
     steps = max(1, _actor_pools)
-    share = (cpus - 1) / (_actor_pool_size() * steps) if cpus > 1 else cpus / (2 * steps)
+    nodes = _cpu_nodes()
+    share = (cpus - nodes) / (_actor_pool_size() * steps) if cpus > nodes else cpus / (2 * steps)
     return max(MIN_ACTOR_CPUS, min(ACTOR_CPUS, share))
 
 
@@ -142,6 +152,8 @@ def _map(ds: ray.data.Dataset, fn: Callable[..., Any], *, actor_of: Step | None 
             compute=ray.data.ActorPoolStrategy(size=_actor_pool_size()),
             num_cpus=_actor_cpus(),
             num_gpus=gpus,
+            # Spread over the nodes, so that each node keeps the whole free CPU _actor_cpus leaves it.
+            **({"scheduling_strategy": "SPREAD"} if _cpu_nodes() > 1 else {}),
         )
     # num_cpus None: Ray's default (one CPU)
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus)

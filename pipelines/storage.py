@@ -436,6 +436,24 @@ def upload(local: str, path: str) -> None:
     _call(path, "uploading to", lambda: fs.put_file(local, p))
 
 
+def upload_tree(local: str, url: str) -> int:
+    """Upload the files under the local folder ``local`` to the same places under ``url``, but those already there
+    with the same size and anything hidden (a name starting with ``.``: temporaries, state); the number uploaded."""
+    there = find(url)
+    count = 0
+    for root, dirs, files in os.walk(local):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = os.path.join(root, name)
+            target = join(url, *os.path.relpath(path, local).split(os.sep))
+            if there.get(normalize(target)) != os.path.getsize(path):
+                upload(path, target)
+                count += 1
+    return count
+
+
 def write_bytes(path: str, data: bytes) -> None:
     path = normalize(path)
     if not is_remote(path):
