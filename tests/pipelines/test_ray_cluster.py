@@ -34,7 +34,7 @@ def test_two_nodes_reading_and_writing_a_bucket_give_the_ids_of_a_local_run(s3, 
 
     cluster = Cluster(workers=1, cpus=2)  # a whole CPU per node stays free beside the actor pools (ray_data.py)
     try:
-        proc = subprocess.run([sys.executable, "-m", "pipelines.cli", "run", "default", "--input",
+        proc = subprocess.run([sys.executable, "-m", "pipelines.cli", "run", "light", "--input",
                                f"s3://{bucket}/crawl/", "--output", out, "--address", cluster.address,
                                "--no-progress"], env=cluster.env, cwd=tmp_path, capture_output=True, text=True,
                               timeout=420)
@@ -45,7 +45,7 @@ def test_two_nodes_reading_and_writing_a_bucket_give_the_ids_of_a_local_run(s3, 
         cluster.stop()
 
     local = tmp_path / "local"
-    run(RunOptions(config=load_config("default"), inputs=sorted(str(p) for p in crawl.iterdir()), output=local,
+    run(RunOptions(config=load_config("light"), inputs=sorted(str(p) for p in crawl.iterdir()), output=local,
                    local=True, progress=False))
     for name in ("text", "image_text", "interleaved"):
         assert ids(out, name) == ids(local, name), name
