@@ -66,9 +66,11 @@ _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]+)://")
 _LISTING_CACHES = ("s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl")
 READ_RETRIES = 4  # re-opens after a dropped connection; s3fs already retried each request up to 5 times
 RETRY_BASE_S = 0.5  # then 1, 2, 4 s: a restarting endpoint or a throttled prefix gets a few seconds
-# fsspec's read-ahead block for streamed inputs: one ranged GET per block. s3fs defaults to 50 MiB; 8 MiB keeps a
-# reader's memory small when many run at once and measured the same docs/s on bench/storage_read_bench.py.
-READ_BLOCK = 8 * 2**20
+# fsspec's read-ahead block for streamed inputs: one ranged GET per block (s3fs's default is 50 MiB). On
+# bench/storage_read_bench.py's WARC files (144 MB) against moto on the same 2 cores, read_input's medians of 3
+# rounds: 8 MiB 577 docs/s, 32 MiB 619, the local files 665; fsspec's background prefetch of the next 8 MiB block
+# 558 (no core to spare for it). 32 MiB per open file is small beside a Ray worker's memory.
+READ_BLOCK = 32 * 2**20
 _BUFFER = 1 << 20
 
 T = TypeVar("T")

@@ -9,9 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipelines import storage
 from pipelines.cli import main
 from pipelines.config import ConfigError, load_config
-from pipelines.runner import RunOptions, run
+from pipelines.runner import RunOptions, committed_shards, run
 from tests.conftest import step_counts
 from tests.dedup import planted
 
@@ -101,3 +102,20 @@ def test_ray_gives_identical_rows(corpora, local_runs, tmp_path, ray_local):
     pd.testing.assert_frame_equal(kept(tmp_path / "one"), kept(root / "one"))
     pd.testing.assert_frame_equal(kept(tmp_path / "two"), kept(root / "two"))
     assert step_counts(r1["steps"]) == step_counts(s1["steps"]) and step_counts(r2["steps"]) == step_counts(s2["steps"])
+
+
+def test_dedup_against_an_output_in_a_bucket_as_against_a_local_one(corpora, local_runs, s3):
+    """Both runs in the S3 test server (pipelines/storage.py): the second drops what the first kept, reading the
+    first's MinHash and exact-dedup indexes from the bucket, as the local runs do from disk."""
+    first, second = corpora
+    _, s1, s2 = local_runs
+    bucket = s3.bucket()
+    remote = [s3.upload(p, bucket, f"in/{p.name}") for p in [*first, *second]]
+    one, two = f"s3://{bucket}/one", f"s3://{bucket}/two"
+    r1 = go(remote[:2], one, wave_files=1)
+    r2 = go(remote[2:], two, dedup_against=[one])
+    assert step_counts(r1["steps"]) == step_counts(s1["steps"]) and step_counts(r2["steps"]) == step_counts(s2["steps"])
+    assert any(k.startswith("one/_state/minhash_dedup/") and "-bands-" in k for k in s3.keys(bucket, "one/"))
+    ids = sorted(i for p in committed_shards(two, "text") for i in storage.read_parquet(p).column("id").to_pylist())
+    assert ids == [f"c{i:02d}" for i in range(20)]
+    assert json.loads(s3.get(bucket, "two/manifest.json"))["dedup_against"] == [one]
