@@ -59,7 +59,8 @@ def _hidden(relative: str) -> bool:
 
 
 def _files_under(folder: str, supported: Callable[[str], bool]) -> list[str]:
-    """Supported files below ``folder``; hidden files and folders, and other file types, are left out."""
+    """Supported files below ``folder``; hidden files and folders, and other file types, are left out, and so are
+    shards of a winnow output that no commit record vouches for (``committed_only``)."""
     found = storage.find(folder)
     _known_sizes.update(found)
     root = storage.normalize(folder)
@@ -67,6 +68,30 @@ def _files_under(folder: str, supported: Callable[[str], bool]) -> list[str]:
     for path in found:
         relative = path[len(root):] if path.startswith(root) else storage.basename(path)
         if not _hidden(relative) and supported(storage.basename(path)):
+            out.append(path)
+    return committed_only(out)
+
+
+def committed_only(paths: list[str]) -> list[str]:
+    """``paths`` without the shards (``OUT/<output>/part-<wave>-<hash>.parquet``) of waves that ``OUT/_progress/``
+    has no commit record for: what a killed run wrote, or a run still writes, is not an output yet (on an object
+    store there is no rename to hide it; the commit record is what makes a wave's shards count)."""
+    from pipelines.writer import shard_wave
+
+    committed: dict[str, set[str] | None] = {}
+    out = []
+    for path in paths:
+        wave = shard_wave(storage.basename(path))
+        if wave is None:
+            out.append(path)
+            continue
+        run_dir = storage.parent(storage.parent(path))
+        if run_dir not in committed:
+            names = storage.list_names(storage.join(run_dir, "_progress"))
+            # Not a winnow output (no commit records at all): Parquet files that merely look like shards are kept.
+            committed[run_dir] = ({n.removeprefix("wave-").removesuffix(".json") for n in names
+                                   if n.startswith("wave-")} if names else None)
+        if committed[run_dir] is None or wave in committed[run_dir]:
             out.append(path)
     return out
 
@@ -161,7 +186,7 @@ def expand_one(spec: str, supported: Callable[[str], bool], check: Callable[[str
         else:
             check(match)  # an explicitly named (or glob-matched) file must be of a type winnow reads
             out.append(match)
-    return out
+    return committed_only(out) if len(matches) > 1 else out  # a file named on its own is taken as named
 
 
 def subset(paths: list[str], first: int | None = None, every: int | None = None) -> list[str]:

@@ -20,6 +20,7 @@ import pytest
 from pipelines import storage
 from pipelines.cli import main
 from pipelines.config import load_config
+from pipelines.readers import expand_inputs
 from pipelines.runner import RunOptions, committed_shards, completed_waves, run, wave_id
 from pipelines.sample import build_sample_warc
 from pipelines.storage_errors import StorageUnavailable
@@ -152,6 +153,7 @@ def test_kill_9_mid_wave_on_a_bucket_then_resume_loses_and_duplicates_nothing(s3
     assert any(f"/part-{last}-" in k for k in s3.keys(bucket, "out/text/"))
     assert not any(f"/part-{last}-" in p for p in committed_shards(out, "text"))
     assert len(ids(out)) == 1200
+    assert expand_inputs([f"{out}/text/"]) == sorted(committed_shards(out, "text"))  # a next run reads only those
 
     marker.unlink()
     stats = run(RunOptions(config=load_config(str(config)), inputs=[f"s3://{bucket}/in/c{i}.jsonl" for i in range(3)],
