@@ -80,17 +80,35 @@ class Cluster:
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("RAY_ADDRESS", "RAY_API_SERVER_ADDRESS", "RAY_AUTH_TOKEN_PATH")}
         self.env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=uuid.uuid4().hex)
-        self.nodes = [Node(None, self.env, cpus)]
-        self.address = self.nodes[0].address
-        try:
-            self._wait_for(1)
-            self.nodes += [Node(self.address, self.env, cpus) for _ in range(workers)]
-            self._wait_for(1 + workers)
-        except BaseException:
-            self.stop()
-            raise
+        for attempt in (1, 2):  # a free port taken by another process before the head bound it: once more
+            self.nodes = [Node(None, self.env, cpus)]
+            self.address = self.nodes[0].address
+            try:
+                self._wait_for_port()
+                self._wait_for(1)
+                self.nodes += [Node(self.address, self.env, cpus) for _ in range(workers)]
+                self._wait_for(1 + workers)
+                return
+            except BaseException:
+                self.stop()
+                if attempt == 2:
+                    raise
 
-    def _wait_for(self, nodes: int, timeout: float = 120) -> None:
+    def _wait_for_port(self, timeout: float = 120) -> None:
+        """Until the head's GCS port answers (a client asked before it does may wait for minutes)."""
+        host, port = self.address.split(":")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection((host, int(port)), timeout=1).close()
+                return
+            except OSError:
+                pass
+            if self.nodes[0].proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the Ray head did not come up:\n{self.nodes[0].log_tail()}")
+            time.sleep(0.5)
+
+    def _wait_for(self, nodes: int, timeout: float = 180) -> None:
         """Until ``nodes`` nodes are alive (asked from a short-lived client, as any driver would)."""
         probe = ("import ray, sys, time\nray.init(address=sys.argv[1], logging_level='ERROR')\n"
                  "t = time.monotonic()\n"
@@ -99,13 +117,17 @@ class Cluster:
                  "sys.exit(0 if sum(n['Alive'] for n in ray.nodes()) >= int(sys.argv[2]) else 1)\n")
         deadline = time.monotonic() + timeout
         while True:
-            done = subprocess.run([sys.executable, "-c", probe, self.address, str(nodes)], env=self.env,
-                                  capture_output=True, text=True, timeout=timeout)
-            if done.returncode == 0:
-                return
+            try:
+                done = subprocess.run([sys.executable, "-c", probe, self.address, str(nodes)], env=self.env,
+                                      capture_output=True, text=True, timeout=100)
+                if done.returncode == 0:
+                    return
+                why = done.stderr[-1500:]
+            except subprocess.TimeoutExpired:
+                why = "the probe's client did not connect in 100 s"
             dead = [n for n in self.nodes if n.proc.poll() is not None]
             if dead or time.monotonic() > deadline:
-                raise RuntimeError(f"the Ray cluster did not come up ({done.stderr[-1500:]}):\n"
+                raise RuntimeError(f"the Ray cluster did not come up ({why}):\n"
                                    + "\n".join(n.log_tail() for n in self.nodes))
             time.sleep(1)
 
