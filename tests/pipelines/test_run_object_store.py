@@ -25,7 +25,7 @@ from pipelines.runner import RunOptions, committed_shards, completed_waves, run,
 from pipelines.sample import build_sample_warc
 from pipelines.storage_errors import StorageUnavailable
 from tests.conftest import step_counts
-from tests.flaky_servers import CuttingProxy
+from tests.flaky_servers import CuttingProxy, RangeServer
 from tests.s3_server import SECRET_KEY, start_auth_server
 from tests.warc_factory import WarcBuilder
 
@@ -237,3 +237,18 @@ def test_a_store_that_drops_every_connection_stops_the_wave_uncommitted(s3, tmp_
         assert len(ids(out)) == stats["outputs"]["text"]["rows"] > 0
     finally:
         proxy.close()
+
+
+def test_an_http_input_dropped_mid_file_is_read_again_from_where_it_stopped(tmp_path: Path) -> None:
+    warc = _second_warc(tmp_path / "more.warc.gz")
+    server = RangeServer(warc.read_bytes(), name="crawl/more.warc.gz", after=1500, cuts=1)
+    try:
+        remote = run(RunOptions(config=load_config("light"), inputs=expand_inputs([server.url]), output=tmp_path / "a",
+                                local=True, progress=False))
+        assert server.requests >= 2  # the answer cut after 1,500 bytes, then the rest
+    finally:
+        server.close()
+    local = run(RunOptions(config=load_config("light"), inputs=[str(warc)], output=tmp_path / "b", local=True,
+                           progress=False))
+    assert ids(tmp_path / "a") == ids(tmp_path / "b") != []
+    assert remote["inputs"] == local["inputs"]
