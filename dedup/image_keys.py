@@ -34,7 +34,7 @@ def _score_part(score: float | None) -> str:
 
 def alt_rank(alt: str | None, caption: str | None = None) -> tuple[bool, int]:
     """(passes DataComp's basic caption rule: > 2 words and > 5 characters, word count) of ``alt`` (else
-    ``caption``)."""
+    ``caption``); callers pass the pair's chosen ``text`` as ``alt`` where the row has one."""
     text = (alt or "").strip() or (caption or "").strip()
     words = len(text.split())
     return words > 2 and len(text) > 5, words
@@ -57,8 +57,11 @@ def node_keys(table: pa.Table) -> list[str]:
     """"1" + score + alt + area + id + SEP + sha256 (empty when missing) for every row."""
     cols = {n: table.column(n).to_pylist() for n in ("id", "clip_score", "alt", "caption", "width", "height",
                                                        "original_width", "original_height", "sha256")}
-    return [f"1{_score_part(s)}{_alt_part(a, c)}{_area_part(w, h, ow, oh)}{i}{SEP}{sha or ''}"
-            for i, s, a, c, w, h, ow, oh, sha in zip(cols["id"], cols["clip_score"], cols["alt"], cols["caption"],
+    # the pair's chosen text where the rows have it (images of pairs made by this version's extraction)
+    texts = table.column("text").to_pylist() if "text" in table.column_names else [None] * table.num_rows
+    return [f"1{_score_part(s)}{_alt_part(t or a, c)}{_area_part(w, h, ow, oh)}{i}{SEP}{sha or ''}"
+            for i, s, t, a, c, w, h, ow, oh, sha in zip(cols["id"], cols["clip_score"], texts, cols["alt"],
+                                                        cols["caption"],
                                                      cols["width"], cols["height"], cols["original_width"],
                                                      cols["original_height"], cols["sha256"], strict=True)]
 

@@ -15,14 +15,14 @@ Per wave (every pass goes through the Dataset interface, so the same code runs i
 3. connected components of those edges, distributed (``dedup.components``, large-star / small-star): no pass of all
    edges through one process (ARCHITECTURE.md, the anchors' scaling failure);
 4. one keeper per component, the smallest node key, which encodes the keeper rule: rows written by an earlier wave
-   first (they are already out), then the highest ``clip_score`` (rows with a score before rows without), then the
-   best alt text (``alt``, else ``caption``): one that passes DataComp's basic caption rule (more than 2 words and
-   more than 5 characters, Gadre et al. 2023, "DataComp", basic filtering) before one that does not, then more
-   words; then the larger image as fetched (``original_width x original_height``, else the stored size); then the
-   smallest ``id``. Every other row of the component is dropped: ``<stage>.duplicate`` when its bytes are the
-   keeper's (same sha256), ``<stage>.near_duplicate`` otherwise, with ``drop_detail`` "duplicate of <keeper id>" /
-   "near duplicate of <keeper id>" (", written earlier" when the keeper is in an earlier wave or output). Dropped
-   rows keep their columns except ``image`` (thin tombstones; ``annotate`` keeps the bytes, for tuning).
+   first (they are already out), then the highest ``clip_score`` (rows with a score before rows without), then the best
+   text (the pair's ``text``, else ``alt``, else ``caption``): one that passes DataComp's basic caption rule (more than
+   2 words and more than 5 characters, Gadre et al. 2023, "DataComp", basic filtering) before one that does not, then
+   more words; then the larger image as fetched (``original_width x original_height``, else the stored size); then the
+   smallest ``id``. Every other row of the component is dropped: ``<stage>.duplicate`` when its bytes are the keeper's
+   (same sha256), ``<stage>.near_duplicate`` otherwise, with ``drop_detail`` "duplicate of <keeper id>" / "near
+   duplicate of <keeper id>" (", written earlier" when the keeper is in an earlier wave or output). Dropped rows keep
+   their columns except ``image`` (thin tombstones; ``annotate`` keeps the bytes, for tuning).
 
 Only image-text pairs take part by default (``outputs``): the images of interleaved documents pass through, since a
 document that lost an image because the same picture is elsewhere would no longer read as written. Rows already

@@ -112,6 +112,7 @@ class RawExtraction:
     canonical_url: str | None = None
     page_type: str | None = None
     extracted_by: str = "winnow"  # "winnow": the block model chose the text; "trafilatura": trafilatura did
+    link_density: float | None = None  # share of the kept blocks' characters inside links (Document.link_density)
     blocks: list[str] = field(default_factory=list)  # Markdown of each unit (a list's items together), in order
     images: list[RawImage] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)  # extraction events (Document.extract_flags)
@@ -316,6 +317,8 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
             flags.append(f"fallback_trafilatura.{fell_back}")
             extracted_by = "trafilatura"
     texts, where = units(blocks, chosen)
+    kept_chars = sum(len(b.text) for b, keep in zip(blocks, chosen, strict=True) if keep)
+    link_chars = sum(b.link_chars for b, keep in zip(blocks, chosen, strict=True) if keep)
     page_type = None
     if analysis.page_type_probs is not None:
         page_type = PAGE_TYPES[int(np.argmax(analysis.page_type_probs))]
@@ -339,6 +342,7 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
         canonical_url=meta.canonical_url,
         page_type=page_type,
         extracted_by=extracted_by,
+        link_density=round(min(link_chars / kept_chars, 1.0), 4) if kept_chars else None,
         flags=flags,
     )
     raw.images = content_images(analysis.segmentation, chosen, where, url, raw.sitename, options.images_allowed)
@@ -367,11 +371,12 @@ def content_images(seg: Segmentation, chosen: list[bool], where: list[int], url:
         img = image.element
         source = image_source(img, url)
         alt = clean_alt(img)
+        caption = caption_of(img)
         if not images_allowed:
             skip: str | None = "noimageai"
         elif is_furniture(img):
             skip = "furniture"
         else:
-            skip = skip_reason(img, source, alt, sitename)
-        out.append(RawImage(source.url, alt, caption_of(img), source.width, source.height, skip, after))
+            skip = skip_reason(img, source, alt, sitename, caption)
+        out.append(RawImage(source.url, alt, caption, source.width, source.height, skip, after))
     return out

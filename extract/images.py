@@ -21,7 +21,9 @@ Skip reasons (``skip_reason``), checked in this order; thresholds are winnow's c
   the image's (or its parent's) class or id, or in the file name, or an emoji/avatar path; or every declared
   side at most ``ICON_MAX_SIDE`` (48 px: favicons and emoji are drawn at 16-32 px, social buttons at <= 48);
   or an alt that is just the site's name (its logo or wordmark);
-- ``no_alt``: missing/empty alt, or an alt that is only a file name (``filters.image_alt.is_filename``).
+- ``no_alt``: no text to pair the image with: the alt is missing, empty, a file name or path, or a generic word, and
+  the image has no caption either (``filters.image_alt.pair_text``; where the alt is junk and a caption exists, the
+  pair is made with the caption as its text).
 
 Before those, extract/core.py counts an image as ``furniture`` when an ancestor is page furniture
 (``is_furniture``: ``aside``/``nav``/``footer``, a ``header`` outside ``article``/``main``, or a class/id such as
@@ -45,7 +47,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from extract.cleanup import clean_heading_text, is_permalink
-from filters.image_alt import is_filename
+from filters.image_alt import pair_text
 
 ICON_MAX_SIDE = 48
 PIXEL_MAX_SIDE = 2
@@ -212,7 +214,8 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def skip_reason(img: etree._Element, source: ImageSource, alt: str | None, sitename: str | None = None) -> str | None:
+def skip_reason(img: etree._Element, source: ImageSource, alt: str | None, sitename: str | None = None,
+                caption: str | None = None) -> str | None:
     """Why ``img`` gives no pair (module docstring), or None when it does."""
     if source.url is None:
         return "data_uri" if source.data_uri else "no_src"
@@ -239,7 +242,7 @@ def skip_reason(img: etree._Element, source: ImageSource, alt: str | None, siten
     sides = [s for s in (width, height) if s is not None]
     if sides and max(sides) <= ICON_MAX_SIDE:
         return "icon"
-    if not alt or is_filename(alt):
+    if pair_text(alt, caption)[0] is None:
         return "no_alt"
     return None
 

@@ -53,6 +53,7 @@ from typing import Any
 
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
 from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
+from filters.image_alt import pair_text
 from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment
@@ -226,12 +227,15 @@ def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
             skipped[skip] += 1
             continue
         assert image.url is not None
+        text, text_source = pair_text(image.alt, image.caption)
         pairs.append(ImageTextPair(
             **{**ident, "id": pair_id(ident["id"], image.url), "policy_signals": list(ident["policy_signals"])},
             doc_id=ident["id"],
             image_url=image.url,
             alt=image.alt,
             caption=image.caption,
+            text=text,
+            text_source=text_source,
             context=context_around(raw.blocks, image.after_block),
             width=image.width,
             height=image.height,
@@ -252,6 +256,7 @@ def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
         canonical_url=raw.canonical_url,
         page_type=raw.page_type,
         extracted_by=raw.extracted_by,
+        link_density=raw.link_density,
         extract_flags=flags,
     )
     interleaved = InterleavedDoc(**{**ident, "policy_signals": list(ident["policy_signals"])},

@@ -2,8 +2,10 @@
 and drops the pairs below a threshold.
 
 The score is the cosine similarity of the image's and the text's embeddings from one open_clip model (both
-L2-normalised, computed in float32): ``alt`` by default, the enclosing figure's ``caption`` when there is no alt
-(``text: caption`` prefers the caption). Images are decoded with Pillow and go through the model's own inference
+L2-normalised, computed in float32): the pair's ``text`` by default, the same text its filters judged (the alt, or
+the figure's caption where the alt is a file name, empty or generic: filters/image_alt.py ``pair_text``), then
+``alt``, then ``caption`` for rows without it (interleaved images, older outputs); ``text: alt`` scores the alt first
+and ``text: caption`` the caption first. Images are decoded with Pillow and go through the model's own inference
 transform; texts through the model's tokenizer (truncated to its context length, 77 tokens for OpenAI's CLIP).
 Loading is filters/clip_model.py: an architecture name, a local weights file, optionally a config file for an
 architecture open_clip does not ship; nothing is ever downloaded.
@@ -62,7 +64,7 @@ from pipelines.step import Drop, Step
 log = logging.getLogger(__name__)
 
 DEFAULT_MIN_SCORE = 0.28
-TEXT_FIELDS = {"alt": ("alt", "caption"), "caption": ("caption", "alt")}
+TEXT_FIELDS = {"text": ("text", "alt", "caption"), "alt": ("alt", "caption"), "caption": ("caption", "alt")}
 
 
 class ClipScore(Step):
@@ -73,7 +75,7 @@ class ClipScore(Step):
 
     def __init__(self, model: str | None = None, pretrained: str | None = None, model_config: str | None = None,
                  min_score: float | None = DEFAULT_MIN_SCORE, batch_size: int = 64, device: str = "auto",
-                 num_gpus: float | None = None, text: str = "alt", precision: str = "fp32",
+                 num_gpus: float | None = None, text: str = "text", precision: str = "fp32",
                  preprocess: dict[str, Any] | None = None, cpu_threads: int | None = None) -> None:
         self.settings = check_settings(model, pretrained, model_config, device, precision, preprocess)
         if min_score is not None:
@@ -128,7 +130,7 @@ class ClipScore(Step):
     def text_of(self, record: Any) -> str | None:
         """The text scored against the image: the first non-blank of the fields ``text`` names, stripped."""
         for field in TEXT_FIELDS[self.text]:
-            value = getattr(record, field)
+            value = getattr(record, field, None)
             if value and value.strip():
                 return value.strip()
         return None

@@ -1,11 +1,19 @@
 """Image-text quality: alt-text pairs (``AltTextQuality``) and interleaved documents (``InterleavedQuality``).
 
+The pair's text: extraction writes ``text`` and ``text_source`` on each pair (``pair_text``): the alt, unless the alt
+is junk (empty, a file name or path such as ``../_images/sphx_glr_plot_noisy_thumb.png``, a generic word) or shorter
+than the caption rule's three words while the figure's caption passes it; then the caption (``text_source:
+caption``). A Sphinx gallery writes its thumbnails' file names as alts and their titles as captions: the caption is
+the description a reader sees. The rules below judge that text (the alt, for pairs written before ``text`` existed).
+
 AltTextQuality drops an ImageTextPair when (drop reason in brackets):
 
-- it has no alt text (``no_alt``);
+- it has no text: no alt and no caption (``no_alt``);
 - the alt has 2 words or fewer, or 5 characters or fewer (``short_alt``): DataComp's "basic
   filtering" (Gadre et al. 2023, section 3.3) keeps captions of more than two words and more than five
-  characters;
+  characters; a text taken from the figure's caption needs ``min_caption_words`` (2) words: an author's figure
+  title names its subject ("Radon transform", "Convex hull": 26 of scikit-image's gallery captions have two words),
+  where a two-word alt is most often a label ("Image 3", "Product photo");
 - the alt is longer than ``max_chars`` (1,000: winnow's choice; such "alts" are pasted paragraphs) (``long_alt``);
 - the alt is a generic word ("image", "logo", "icon", "banner", "photo", "thumbnail", ...,
   optionally with a number) (``generic_alt``);
@@ -46,12 +54,17 @@ GENERIC_ALTS = frozenset({
     "user avatar", "company logo", "site logo", "cover image", "hero image", "gallery image", "image placeholder",
 })
 _TRAILING_NUMBER = re.compile(r"[\s_#-]*\d+$")
+_PATH_END = re.compile(r"[?#].*$")
 _FILENAME = re.compile(
     r"^(?:[\w\-.()%+ ]+\.(?:jpe?g|png|gif|webp|svg|bmp|tiff?|avif|heic|ico)"   # a file name with an image extension
     r"|(?:img|dsc|dscn|dcim|pxl|photo|image|screenshot|screen shot|wp|pic)[\s_-]*\d[\w\s_-]*"  # camera/CMS names
     r"|[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",  # hashes, UUIDs
     re.IGNORECASE,
 )
+
+
+# DataComp's basic caption rule (Gadre et al. 2023, section 3.3): more than two words and more than five characters.
+MIN_CAPTION_WORDS, MIN_CAPTION_CHARS = 3, 6
 
 
 def _norm(alt: str) -> str:
@@ -64,7 +77,41 @@ def is_generic(alt: str) -> bool:
 
 
 def is_filename(alt: str) -> bool:
-    return bool(_FILENAME.match(alt.strip()))
+    """Whether ``alt`` is a file name, a path or URL of one (``../_images/plot_thumb.png``), a camera or CMS name, or
+    a hash: what a generator writes when nobody wrote an alt."""
+    text = alt.strip()
+    if ("/" in text or "\\" in text) and (not any(c.isspace() for c in text) or "://" in text):
+        # a path or a URL (no spaces: "before/after comparison" is prose): judged by its last part, as
+        # sphinx-gallery writes "../_images/sphx_glr_<name>_thumb.png"
+        text = _PATH_END.sub("", text).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return bool(_FILENAME.match(text))
+
+
+def _words_ok(text: str, min_words: int = MIN_CAPTION_WORDS, min_chars: int = MIN_CAPTION_CHARS) -> bool:
+    return len(words(text)) >= min_words and len(text) >= min_chars
+
+
+def usable(text: str | None) -> bool:
+    """Whether ``text`` can describe an image at all: not empty, not a file name, not a generic word."""
+    return bool(text and text.strip()) and not is_filename(text) and not is_generic(text)  # type: ignore[arg-type]
+
+
+def pair_text(alt: str | None, caption: str | None) -> tuple[str | None, str | None]:
+    """``(text, text_source)`` of an image pair (module docstring): the alt, or the caption where the alt is junk or
+    too short for the caption rule and the caption is not; ``(None, None)`` when neither is usable."""
+    alt = " ".join(alt.split()) if alt else None
+    caption = " ".join(caption.split()) if caption else None
+    alt_ok, caption_ok = usable(alt), usable(caption)
+    if alt_ok and (not caption_ok or _words_ok(alt) or not _words_ok(caption)):  # type: ignore[arg-type]
+        return alt, "alt"
+    if caption_ok:
+        return caption, "caption"
+    return None, None
+
+
+def text_of(pair: Any) -> str | None:
+    """The text a pair is judged, scored and trained on: ``text`` (extraction's choice), else its alt."""
+    return getattr(pair, "text", None) or pair.alt
 
 
 class AltTextQuality(Step):
@@ -73,8 +120,9 @@ class AltTextQuality(Step):
 
     def __init__(self, min_words: int = 3, min_chars: int = 6, max_chars: int = 1000,
                  languages: list[str] | None = None, min_side: int = 200, max_aspect_ratio: float = 3.0,
-                 max_alt_repeats: int = 1) -> None:
+                 max_alt_repeats: int = 1, min_caption_words: int = 2) -> None:
         self.min_words = int(check_number("min_words", min_words, 0, integer=True))
+        self.min_caption_words = int(check_number("min_caption_words", min_caption_words, 0, integer=True))
         self.min_chars = int(check_number("min_chars", min_chars, 0, integer=True))
         self.max_chars = int(check_number("max_chars", max_chars, 1, integer=True))
         if languages is not None and (not isinstance(languages, list) or not languages
@@ -87,7 +135,7 @@ class AltTextQuality(Step):
 
     def check(self, pair: Any) -> tuple[str, str | None] | None:
         """The first rule ``pair`` fails, or None (``repeated_alt`` needs the page: see process_batch)."""
-        alt = (pair.alt or "").strip()
+        alt = (text_of(pair) or "").strip()
         if not alt:
             return "no_alt", None
         if len(alt) > self.max_chars:
@@ -96,7 +144,8 @@ class AltTextQuality(Step):
             return "generic_alt", alt[:100]
         if is_filename(alt):
             return "filename_alt", alt[:100]
-        if len(words(alt)) < self.min_words or len(alt) < self.min_chars:
+        min_words = self.min_caption_words if getattr(pair, "text_source", None) == "caption" else self.min_words
+        if len(words(alt)) < min_words or len(alt) < self.min_chars:
             return "short_alt", alt[:100]
         if self.languages is not None and pair.lang not in self.languages:
             return "alt_language", pair.lang
@@ -111,13 +160,15 @@ class AltTextQuality(Step):
     def process_batch(self, records: list[Any]) -> list[Any]:
         images: dict[tuple[str | None, str], set[str | None]] = defaultdict(set)
         for r in records:
-            if r.alt and r.alt.strip():
-                images[(r.doc_id or r.url, _norm(r.alt))].add(r.image_url)
+            text = text_of(r)
+            if text and text.strip():
+                images[(r.doc_id or r.url, _norm(text))].add(r.image_url)
         out: list[Any] = []
         for r in records:
             fail = self.check(r)
-            if fail is None and len(images[(r.doc_id or r.url, _norm(r.alt))]) > self.max_alt_repeats:
-                fail = ("repeated_alt", r.alt[:100])
+            text = text_of(r) or ""
+            if fail is None and len(images[(r.doc_id or r.url, _norm(text))]) > self.max_alt_repeats:
+                fail = ("repeated_alt", text[:100])
             out.append(Drop(*fail) if fail else r)
         return out
 

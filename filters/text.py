@@ -32,6 +32,7 @@ _UNSPACED_SCRIPTS = _CJK + "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u0f00-\u0fff
 _TOKEN = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
 _CJK_CHAR = re.compile(rf"[{_CJK}]")
 _UNSPACED_CHAR = re.compile(rf"[{_UNSPACED_SCRIPTS}]")
+UNSPACED_CHAR = _UNSPACED_CHAR  # a character of a script written without spaces between words
 _LETTER = re.compile(r"[^\W\d_]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _SENTENCE_END = re.compile(r"[.!?。！？…]+[\"'”’)\]]*(?=\s|$)")
@@ -199,7 +200,7 @@ def main_text(record: Any) -> str:
     if record.kind == "interleaved":
         return "\n\n".join(s.text for s in record.segments if s.kind == "text" and s.text)
     if record.kind == "image_text":
-        return record.alt or ""
+        return record.text or record.alt or ""  # the pair's text (alt, or caption where the alt is junk)
     raise ValueError(f"no text field for records of kind {record.kind!r}")
 
 
@@ -210,6 +211,8 @@ def map_texts(record: Any, fn: Callable[[str], str]) -> None:
         record.title = fn(record.title) if record.title else record.title
     elif record.kind == "image_text":
         record.alt = fn(record.alt) if record.alt else record.alt
+        record.caption = fn(record.caption) if record.caption else record.caption
+        record.text = fn(record.text) if record.text else record.text
         record.context = fn(record.context) if record.context else record.context
     elif record.kind == "interleaved":
         record.title = fn(record.title) if record.title else record.title

@@ -105,6 +105,9 @@ class Document:
     title: str | None = None
     lang: str | None = None
     lang_score: float | None = None
+    # "page": ``lang`` is lid.176's verdict on this page's prose; "host": the page's own score was too low and it took
+    # its host's language (filters/langid_hosts.py, domain-level language ID)
+    lang_source: str | None = None
     quality_score: float | None = None  # filters.quality / quality_model: P(good content), calibrated
     # Heuristic rules the document failed without being dropped for it ("c4.curly_bracket", ...): the
     # rules are signals, the model decides (filters/rules.py).
@@ -120,6 +123,9 @@ class Document:
     # extract/page_type.py: article, forum, product, collection, listing, documentation or service
     page_type: str | None = None
     extracted_by: str | None = None  # "winnow" (block model) | "trafilatura" | "llm_select": what chose ``text``
+    # Share of the main text's characters that were link anchors in the page: what a link farm is made of, which the
+    # text (anchors written as text) no longer shows. A quality signal (filters/signals.py ``link_words``).
+    link_density: float | None = None
     # Events of extraction, one string per event, counted into stats.json metrics
     # ("extract_flags.<value>"): skipped images by reason, LLM fallbacks, ungrounded values dropped, ...
     extract_flags: list[str] = field(default_factory=list)
@@ -135,6 +141,7 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("title", pa.string()),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
+        pa.field("lang_source", pa.string()),
         pa.field("quality_score", pa.float32()),
         pa.field("quality_signals", pa.list_(pa.string())),
         pa.field("code_ratio", pa.float32()),
@@ -146,6 +153,7 @@ DOCUMENT_SCHEMA = _schema(
         pa.field("canonical_url", pa.string()),
         pa.field("page_type", pa.string()),
         pa.field("extracted_by", pa.string()),
+        pa.field("link_density", pa.float32()),
         pa.field("extract_flags", pa.list_(pa.string())),
         pa.field("structured", pa.large_string()),
     ],
@@ -167,6 +175,10 @@ class ImageTextPair:
     image_url: str | None = None
     alt: str | None = None
     caption: str | None = None  # the enclosing <figure>'s <figcaption>
+    # The pair's text, what filters judge and models train on: the alt, or the caption where the alt is junk (a file
+    # name, empty, generic) or too short and the caption is not (filters/image_alt.py ``pair_text``).
+    text: str | None = None
+    text_source: str | None = None  # "alt" | "caption": where ``text`` came from
     context: str | None = None  # text around the image in the main content
     width: int | None = None
     height: int | None = None
@@ -184,6 +196,8 @@ IMAGE_TEXT_SCHEMA = _schema(
         pa.field("image_url", pa.string()),
         pa.field("alt", pa.string()),
         pa.field("caption", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("text_source", pa.string()),
         pa.field("context", pa.string()),
         pa.field("width", pa.int32()),
         pa.field("height", pa.int32()),
@@ -229,6 +243,7 @@ class InterleavedDoc:
     segments: list[Segment] = field(default_factory=list)
     lang: str | None = None
     lang_score: float | None = None
+    lang_source: str | None = None  # as Document.lang_source
     quality_score: float | None = None  # filters.quality, on the joined text segments
     quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
     code_ratio: float | None = None  # as Document.code_ratio
@@ -244,6 +259,7 @@ INTERLEAVED_SCHEMA = _schema(
         pa.field("segments", pa.list_(SEGMENT_TYPE)),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float32()),
+        pa.field("lang_source", pa.string()),
         pa.field("quality_score", pa.float32()),
         pa.field("quality_signals", pa.list_(pa.string())),
         pa.field("code_ratio", pa.float32()),
@@ -277,6 +293,8 @@ class ImageRecord:
     fetched_url: str | None = None  # after redirects
     alt: str | None = None
     caption: str | None = None
+    text: str | None = None  # the pair's text (ImageTextPair.text); null for interleaved images and older outputs
+    text_source: str | None = None
     http_status: int | None = None
     content_type: str | None = None
     image_format: str | None = None  # Pillow's format name of the stored bytes: JPEG, PNG, WEBP, GIF, ...
@@ -303,6 +321,8 @@ IMAGE_SCHEMA = _schema(
         pa.field("fetched_url", pa.string()),
         pa.field("alt", pa.string()),
         pa.field("caption", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("text_source", pa.string()),
         pa.field("http_status", pa.int32()),
         pa.field("content_type", pa.string()),
         pa.field("image_format", pa.string()),

@@ -151,7 +151,8 @@ class Ledger:
             training_allowed=True if page else None,
             policy_signals=[*ref.policy_signals, *(f"image:{s}" for s in outcome.signals)],
             output=ref.output, doc_id=ref.doc_id, segment=ref.segment, image_url=ref.image_url,
-            fetched_url=outcome.fetched_url, alt=ref.alt, caption=ref.caption, http_status=outcome.http_status,
+            fetched_url=outcome.fetched_url, alt=ref.alt, caption=ref.caption, text=ref.text,
+            text_source=ref.text_source, http_status=outcome.http_status,
             content_type=outcome.content_type, image_format=image.image_format, width=image.width,
             height=image.height, original_width=image.original_width, original_height=image.original_height,
             image=image.data, sha256=image.sha256, phash=image.phash, dhash=image.dhash))

@@ -1,10 +1,11 @@
 """The rows of a ``winnow run`` output folder that reference an image, read in batches.
 
 Two outputs reference images (pipelines/records.py): ``image_text`` (one pair per row: ``id``, ``doc_id``,
-``image_url``, ``alt``, ``caption``) and ``interleaved`` (one document per row, its ``segments`` with
-``kind == "image"``). Each becomes an ``ImageRef`` whose ``id`` is the one ``images`` rows carry: the pair's id, or
-``"<interleaved id>/<segment index>"``. Only the needed columns are read (for ``interleaved``, the segments' ``kind``,
-``image_url`` and ``alt``, not their text), ``BATCH_ROWS`` rows at a time, so memory does not grow with the output.
+``image_url``, ``alt``, ``caption``, and the pair's ``text`` and ``text_source`` where the output has them) and
+``interleaved`` (one document per row, its ``segments`` with ``kind == "image"``). Each becomes an ``ImageRef`` whose
+``id`` is the one ``images`` rows carry: the pair's id, or ``"<interleaved id>/<segment index>"``. Only the needed
+columns are read (for ``interleaved``, the segments' ``kind``, ``image_url`` and ``alt``, not their text),
+``BATCH_ROWS`` rows at a time, so memory does not grow with the output.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ COLUMNS = {
     "interleaved": [*COMMON, "segments.list.element.kind", "segments.list.element.image_url",
                     "segments.list.element.alt"],
 }
+# the pair's chosen text (extraction's ``pair_text``), read where the output has it: older outputs do not
+OPTIONAL = {"image_text": ["text", "text_source"], "interleaved": []}
 _NEEDED = {"image_text": {*COMMON, "doc_id", "image_url", "alt", "caption"}, "interleaved": {*COMMON, "segments"}}
 
 
@@ -44,6 +47,8 @@ class ImageRef:
     alt: str | None
     caption: str | None
     training_allowed: bool | None
+    text: str | None = None  # the pair's text (the alt, or the caption where the alt is junk); null from older outputs
+    text_source: str | None = None
     policy_signals: list[str] = field(default_factory=list)
     dropped_by: str | None = None  # set in an annotate-mode output: the run dropped this row
 
@@ -73,7 +78,10 @@ def read_refs(shards: dict[str, list[Path]], batch_rows: int = BATCH_ROWS) -> It
     for output, paths in shards.items():
         for path in paths:
             try:
-                batches = pq.ParquetFile(path).iter_batches(batch_size=batch_rows, columns=COLUMNS[output])
+                parquet = pq.ParquetFile(path)
+                present = set(parquet.schema_arrow.names)
+                columns = COLUMNS[output] + [c for c in OPTIONAL[output] if c in present]
+                batches = parquet.iter_batches(batch_size=batch_rows, columns=columns)
                 for batch in batches:
                     rows = batch.to_pylist()
                     yield from (_pair(row) for row in rows) if output == "image_text" else _segments(rows)
@@ -88,7 +96,8 @@ def _common(row: dict) -> dict:
 
 def _pair(row: dict) -> ImageRef:
     return ImageRef(id=row["id"], output="image_text", image_url=row["image_url"], doc_id=row["doc_id"], segment=None,
-                    alt=row["alt"], caption=row["caption"], **_common(row))
+                    alt=row["alt"], caption=row["caption"], text=row.get("text"), text_source=row.get("text_source"),
+                    **_common(row))
 
 
 def _segments(rows: list[dict]) -> Iterator[ImageRef]:

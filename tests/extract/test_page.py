@@ -327,3 +327,22 @@ def test_loose_text_before_the_first_block_is_a_block_like_the_others() -> None:
     body = etree.fromstring("<body>Loose words about file_name_v2 first.<p>A *real* paragraph.</p></body>")
     assert [b.markdown() for b in segment(body).blocks] == ["Loose words about file_name_v2 first.",
                                                            "A *real* paragraph."]
+
+
+def test_image_pairs_take_the_caption_where_the_alt_is_a_file_name() -> None:
+    # An older sphinx-gallery page: thumbnails whose alt is their file's path and whose title is the figure's caption,
+    # and plots whose alt is a path with no caption at all.
+    url = "https://lectures.example/advanced/mathematical_optimization/index.html"
+    e = extract_page(fixture("sphinx_gallery_captions.html"), url, time_limit_s=None)
+    pairs = {p.image_url.rsplit("/", 1)[1]: p for p in e.image_pairs}
+    assert set(pairs) == {"sphx_glr_plot_noisy_thumb.png", "sphx_glr_plot_smooth_thumb.png",
+                          "sphx_glr_plot_convex_thumb.png"}
+    noisy = pairs["sphx_glr_plot_noisy_thumb.png"]
+    assert noisy.alt == "../_images/sphx_glr_plot_noisy_thumb.png"  # the alt is kept as found
+    assert (noisy.text, noisy.text_source) == ("Noisy optimization problem", "caption")
+    smooth = pairs["sphx_glr_plot_smooth_thumb.png"]
+    assert (smooth.text, smooth.text_source) == ("Finding the minimum of a smooth function", "caption")
+    convex = pairs["sphx_glr_plot_convex_thumb.png"]  # a real alt stays the text even beside a caption
+    assert (convex.text, convex.text_source) == ("Convex function and a non-convex function side by side", "alt")
+    # the plots have a path for an alt and no caption: no text to pair them with, counted
+    assert e.skipped_images == {"no_alt": 2}

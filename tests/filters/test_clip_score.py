@@ -391,6 +391,7 @@ def ray_map_arguments(s: ClipScore, monkeypatch) -> dict:
     monkeypatch.setattr(ray_data, "_actor_cpus", lambda: 0.5)
     monkeypatch.setattr(ray_data.ray.data, "ActorPoolStrategy", lambda size: ("pool", size))
     monkeypatch.setattr(ray_data.ray, "cluster_resources", lambda: {"CPU": 2.0, "GPU": 1.0})
+    monkeypatch.setattr(ray_data, "_cpu_nodes", lambda: 1)  # one node, as the cluster_resources above say
     ray_data.RayDataset(RecordingDataset()).apply_step(s)
     return seen
 

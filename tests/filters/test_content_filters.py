@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from filters.image_alt import AltTextQuality, InterleavedQuality, is_filename, is_generic
+from filters.image_alt import AltTextQuality, InterleavedQuality, is_filename, is_generic, pair_text
 from filters.profanity import Profanity, matcher_for, word_list
 from filters.text import words
 from filters.urls import URLFilter
@@ -211,3 +211,40 @@ def test_interleaved_long_illustrated_chapter_is_kept() -> None:
     gallery = InterleavedDoc(id="g", url=None, source="s", lang="en",
                              segments=[Segment("text", text=" ".join([CLEAN] * 2)), *images])
     assert "too_many_images" in InterleavedQuality().failures(gallery)
+
+
+@pytest.mark.parametrize(("alt", "expected"), [
+    ("../_images/sphx_glr_plot_noisy_thumb.png", True), ("https://cdn.example/a/b/IMG_2041.JPG?w=300", True),
+    ("C:\\Users\\me\\DSC01234.jpg", True), ("photo_2019_01.png", True),
+    ("before/after comparison of the bridge", False), ("A heron on the weir", False)])
+def test_file_names_and_paths(alt: str, expected: bool) -> None:
+    assert is_filename(alt) is expected
+
+
+def test_pair_text_prefers_a_real_alt_and_falls_back_to_the_caption() -> None:
+    caption = "Noisy optimization problem"
+    assert pair_text("../_images/sphx_glr_plot_noisy_thumb.png", caption) == (caption, "caption")
+    assert pair_text(None, caption) == (caption, "caption")
+    assert pair_text("image", caption) == (caption, "caption")  # generic
+    assert pair_text("Noisy", caption) == (caption, "caption")  # under the caption rule's three words
+    assert pair_text("A heron on the weir at dawn", caption) == ("A heron on the weir at dawn", "alt")
+    assert pair_text("Heron", "Fig. 2") == ("Heron", "alt")  # neither passes the word rule: the alt stays
+    assert pair_text("IMG_2041.jpg", None) == (None, None)
+    assert pair_text("", "") == (None, None)
+
+
+def test_alt_quality_judges_the_pair_text() -> None:
+    path = "../_images/sphx_glr_plot_noisy_thumb.png"
+    by_caption = ImageTextPair(id="c", url="u", source="s", doc_id="d", image_url="https://x.example/1.png",
+                               alt=path, caption="Noisy optimization problem", text="Noisy optimization problem",
+                               text_source="caption")
+    path_only = ImageTextPair(id="p", url="u", source="s", doc_id="d", image_url="https://x.example/2.png", alt=path)
+    kept, dropped = AltTextQuality().process_batch([by_caption, path_only])
+    assert kept is by_caption
+    assert isinstance(dropped, Drop) and dropped.reason == "filename_alt"
+    # a figure's two-word title is a caption, a two-word alt is not (DataComp's rule stays for alts)
+    two = {"id": "t", "url": "u", "source": "s", "doc_id": "d", "image_url": "https://x.example/3.png"}
+    titled = ImageTextPair(**two, alt=path, caption="Radon transform", text="Radon transform", text_source="caption")
+    labelled = ImageTextPair(**two, alt="Radon transform", text="Radon transform", text_source="alt")
+    assert AltTextQuality().check(titled) is None
+    assert AltTextQuality().check(labelled) == ("short_alt", "Radon transform")
