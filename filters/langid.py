@@ -199,6 +199,8 @@ class LanguageID(Step):
         for record, (lang, score) in zip(records, results, strict=True):
             record.lang = lang
             record.lang_score = score
+            if hasattr(record, "lang_source"):
+                record.lang_source = "page"
             if keep is not None and lang not in keep:
                 out.append(Drop("not_in_languages", detail=lang))
             elif score < self.min_score:

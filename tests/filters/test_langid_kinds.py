@@ -91,3 +91,69 @@ def test_host_of() -> None:
     assert host_of("not a url") is None and host_of(None) is None
     with pytest.raises(ValueError):
         HostLanguage(min_host_share=2)
+
+
+def _lid_docs() -> list[Document]:
+    """Pages with lid.176's verdicts as LanguageID writes them: an English site with confident pages and a code page
+    whose few sentences lid.176 is unsure of, a German page on it, a site with no confident page, a page with no URL."""
+    docs = [Document(id=f"s{i}", url=f"https://docs.example/{i}", source="s", text=EN * 3, lang="en",
+                     lang_score=0.9, lang_source="page") for i in range(3)]
+    docs.append(Document(id="code", url="https://docs.example/code", source="s", text="Run it:\n\n```\nx = 1\n```",
+                         lang="de", lang_score=0.44, lang_source="page"))
+    docs.append(Document(id="de", url="https://docs.example/de", source="s", text=DE, lang="de", lang_score=0.95,
+                         lang_source="page"))
+    docs += [Document(id=f"u{i}", url=f"https://unsure.example/{i}", source="s", text=EN, lang="en",
+                      lang_score=0.5, lang_source="page") for i in range(3)]
+    docs.append(Document(id="nourl", url=None, source="s", text=EN, lang="en", lang_score=0.3, lang_source="page"))
+    return docs
+
+
+def _run_docs(stage: HostLanguage, docs: list[Document], state: Path, wave: str, done: set[str]) -> dict:
+    stage.bind()
+    stage.bind_state(str(state), wave, done)
+    out = pa.concat_tables(list(stage.run(LocalDataset([to_table(docs, "document")])).tables()))
+    return {r.id: r for r in from_table(out)}
+
+
+def test_an_unsure_page_takes_its_hosts_language(tmp_path: Path) -> None:
+    rows = _run_docs(HostLanguage(min_score=0.65, fallback=True), _lid_docs(), tmp_path / "st", "w1", set())
+    code = rows["code"]
+    assert (code.dropped_by, code.lang, code.lang_source) == (None, "en", "host")
+    assert code.lang_score == pytest.approx(0.44)  # the page's own score stays, so the fallback is visible
+    assert (rows["de"].dropped_by, rows["de"].lang, rows["de"].lang_source) == (None, "de", "page")  # confident
+    assert rows["s0"].lang_source == "page"
+    # a host with no confident page has no language to lend; nor has a page without a URL
+    assert {rows[f"u{i}"].dropped_by for i in range(3)} == {"host_langid.low_score"}
+    assert (rows["nourl"].dropped_by, rows["nourl"].drop_detail) == ("host_langid.low_score", "en 0.30")
+
+
+def test_without_fallback_unsure_pages_are_dropped_and_without_a_threshold_none_are(tmp_path: Path) -> None:
+    rows = _run_docs(HostLanguage(min_score=0.65), _lid_docs(), tmp_path / "a", "w1", set())
+    assert rows["code"].dropped_by == "host_langid.low_score" and rows["de"].dropped_by is None
+    rows = _run_docs(HostLanguage(), _lid_docs(), tmp_path / "b", "w1", set())
+    assert all(r.dropped_by is None for r in rows.values())
+
+
+def test_a_host_established_in_an_earlier_wave_lends_its_language(tmp_path: Path) -> None:
+    state = tmp_path / "_state" / "host_langid"
+    confident = [d for d in _lid_docs() if d.id.startswith("s")]
+    _run_docs(HostLanguage(min_score=0.65, fallback=True), confident, state, "w1", set())
+    unsure = [d for d in _lid_docs() if d.id == "code"]
+    rows = _run_docs(HostLanguage(min_score=0.65, fallback=True), unsure, state, "w2", {"w1"})
+    assert (rows["code"].dropped_by, rows["code"].lang_source) == (None, "host")
+    # the earlier wave counts only once it is committed
+    rows = _run_docs(HostLanguage(min_score=0.65, fallback=True), unsure, state, "w3", set())
+    assert rows["code"].dropped_by == "host_langid.low_score"
+
+
+def test_interleaved_documents_take_their_hosts_language(tmp_path: Path) -> None:
+    docs = [InterleavedDoc(id=f"i{i}", url=f"https://docs.example/{i}", source="s", lang="en", lang_score=0.9,
+                           lang_source="page", segments=[Segment("text", text=EN * 3)]) for i in range(3)]
+    docs.append(InterleavedDoc(id="c", url="https://docs.example/c", source="s", lang="fr", lang_score=0.4,
+                               lang_source="page", segments=[Segment("text", text="x = 1")]))
+    stage = HostLanguage(kind="interleaved", min_score=0.65, fallback=True)
+    stage.bind()
+    stage.bind_state(str(tmp_path / "st"), "w1", set())
+    out = pa.concat_tables(list(stage.run(LocalDataset([to_table(docs, "interleaved")])).tables()))
+    rows = {r.id: r for r in from_table(out)}
+    assert (rows["c"].dropped_by, rows["c"].lang, rows["c"].lang_source) == (None, "en", "host")

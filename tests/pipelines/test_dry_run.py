@@ -41,15 +41,18 @@ def test_default_plan_lists_every_step_with_its_arguments(warc: Path, tmp_path: 
     assert step_lines == [(s.name, f"{type(s).__module__}.{type(s).__name__}") for s in config.steps]
     # Arguments after defaults: what the YAML sets and what it leaves to the class.
     langid = plan.split(" langid ")[1]
-    assert "min_score=0.65" in langid.splitlines()[1] and "prose_only=True" in langid.splitlines()[1]
+    assert "min_score=0.0" in langid.splitlines()[1] and "prose_only=True" in langid.splitlines()[1]
+    hosts = plan.split(" host_langid ")[1]  # domain-level language ID decides at 0.65
+    assert "min_score=0.65, fallback=True" in hosts.splitlines()[1]
     assert "bands=14, rows=8" in plan and "verify=0.8" in plan and "buckets=32" in plan
     assert re.search(r"\. langid +filters\.langid\.LanguageID  \[document; actor pool", plan)
     assert re.search(r"\. extract +extract\.step\.ExtractPage  \[page -> document, image_text, interleaved; "
                      r"map, works out of process\]", plan)
     assert re.search(r"\. exact_dedup +dedup\.exact\.ExactDedup  \[document; stage: whole dataset\]", plan)
-    # The stages as executed: the document filters fused into one group.
-    assert "langid+gopher_repetition+gopher_quality+c4+fineweb_quality+clear_junk+quality_model+profanity+pii" in (
+    # The stages as executed: the document filters fused into one group after the host-level language stage.
+    assert "gopher_repetition+gopher_quality+c4+fineweb_quality+clear_junk+quality_model+profanity+pii" in (
         plan.replace("\n", " ").replace("   ", " "))
+    assert re.search(r"\. host_langid +\[document; stage: whole dataset\]", plan)
     assert "runner:   embedded local Ray" in plan
     assert "inputs:   1 file(s) (1 to process)" in plan and f"{warc} (page)" in plan
     flat = re.sub(r"\n +", " ", plan.split("outputs:\n")[1])
@@ -73,7 +76,7 @@ def test_dry_run_starts_no_ray_and_writes_nothing(warc: Path, tmp_path: Path) ->
     result = subprocess.run([sys.executable, "-c", code, "run", "default", "-i", str(warc), "-o", str(out),
                              "--dry-run"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "RAY False" in result.stdout and "steps (30):" in result.stdout
+    assert "RAY False" in result.stdout and "steps (32):" in result.stdout
     assert not out.exists()
 
 
