@@ -1,8 +1,9 @@
-"""Generated junk: the negative class the default quality model learns from (filters/quality_model_default.py).
+"""Generated junk: part of the negative class the default quality model learns from (scripts/train_quality_model.py).
 
-Seven classes of web junk that heuristic rules miss or that a relaxed rule set lets through, each made
-from real text given by the caller (sentences and words of the positive corpus, spam vocabulary from
-the UT1 blocklist's addresses) so that the model cannot separate the classes by vocabulary alone:
+Classes of web junk that heuristic rules miss or that a relaxed rule set lets through, each made from real text
+given by the caller (filters/junk_vocabulary.py: sentences and words of documentation, spam vocabulary from the UT1
+blocklist's addresses, content words of other languages) so that the model cannot separate the classes by vocabulary
+alone:
 
 - ``keyword_stuffing``: real sentences with a commercial phrase forced in, plus keyword and tag lists;
 - ``lorem_ipsum``: placeholder Latin (generated from the lorem vocabulary) with template labels;
@@ -10,18 +11,21 @@ the UT1 blocklist's addresses) so that the model cannot separate the classes by 
 - ``link_farm``: lists and runs of Markdown links with spam anchors;
 - ``repeated_boilerplate``: one navigation/share/footer block repeated, around a line of content;
 - ``wall``: cookie-consent, paywall, sign-in and ad-block interstitials;
-- ``seo_text``: template-spun filler around a keyword ("Are you looking for the best ...").
+- ``seo_text``: template-spun filler around a keyword ("Are you looking for the best ...");
+- and the web junk of filters/junk_web.py: bare content words, spinner output, doorway pages, error pages,
+  navigation-only pages, comment spam, gibberish, machine-made listings, ad copy.
 
-The evaluation junk set (bench/junk_set.py) was written separately, from other templates and from
-WCXB's web vocabulary, so that the bench measures what the model learned, not these templates.
+The model also learns from two generators written apart from this one (bench/junk_set.py, bench/junk_eval.py) and
+from real non-content text; a fourth (bench/junk_final.py) is its final evaluation (bench/quality_corpus.py).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from filters.junk_web import WEB_GENERATORS
 from filters.signals import LOREM
 
 
@@ -30,6 +34,7 @@ class Vocabulary:
     sentences: list[str]
     words: list[str]
     spam: list[str]  # spam/commercial words (UT1 addresses)
+    foreign: dict[str, list[str]] = field(default_factory=dict)  # content words of other languages, by lid.176 code
 
 
 _LABELS = ["Home", "About us", "Contact", "Blog", "Shop", "Cart", "Login", "Register", "Search", "Menu", "FAQ",
@@ -244,6 +249,7 @@ def seo_text(rng: random.Random, v: Vocabulary) -> str:
 GENERATORS: dict[str, Callable[[random.Random, Vocabulary], str]] = {
     "keyword_stuffing": keyword_stuffing, "lorem_ipsum": lorem_ipsum, "word_salad": word_salad,
     "link_farm": link_farm, "repeated_boilerplate": repeated_boilerplate, "wall": wall, "seo_text": seo_text,
+    **WEB_GENERATORS,
 }
 
 

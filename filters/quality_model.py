@@ -8,21 +8,30 @@ vocabulary, function-word order). A page of Python docs, a forum thread and a pr
 all score high; a link farm, a cookie wall or shuffled words score low, in any language jusText has a
 stop list for.
 
-The model: scikit-learn's HistGradientBoostingClassifier (missing signals are a branch of their own)
-inside CalibratedClassifierCV (isotonic, 3 folds), so the score is a probability and a threshold means
-the same across retrained models. The file is a pickle of ``{"model", "features", "threshold",
-"threshold_source", "trained_on"}``; scikit-learn's minor version is pinned because a pickled estimator
-loads only in the minor that wrote it. The default model (``model: default``) and how it is made:
-filters/quality_model_default.py. Train one on your own labels: ``winnow quality train --signals``
-(``train`` below), or keep using fastText models (DCLM's drops in) with filters/quality.py.
+The model: scikit-learn's HistGradientBoostingClassifier (missing signals are a branch of their own) inside
+CalibratedClassifierCV (isotonic, 3 folds), so the score is a probability and a threshold means the same across
+retrained models. It reads ``FEATURES``: the signals less the layout ones (``LAYOUT``, why beside it) plus lid.176's
+score of the text's language. The file is a pickle of ``{"model", "features", "threshold", "short_threshold",
+"short_words", "threshold_source", "trained_on", "sklearn_version", ...}``; scikit-learn's minor version is pinned
+because a pickled estimator loads only in the minor that wrote it, and a file from another version, a missing file
+or one that cannot be read is a clear error naming it.
 
-``min_score``: ``default`` uses the threshold stored in the model, chosen when it was trained (the file
-says on what and how); a number overrides it. Drop reason: ``low_quality`` (detail: the score).
+The default model (``model: default``, filters/models/quality-signals.pkl) is made by scripts/train_quality_model.py
+from real pages of every kind (WCXB's seven page types, documentation sites in nine languages, real prose in 75
+languages), real non-content text and the junk of three generators; its thresholds are chosen on real pages held
+apart (one for texts of ``SHORT_PROSE_WORDS`` words of prose or more, one for shorter texts), and the file says how.
+Train one on your own labels: ``winnow quality train --signals`` (``train`` below), or keep using fastText models
+(DCLM's drops in) with filters/quality.py.
+
+``min_score``: ``default`` uses the thresholds stored in the model; a number overrides them (for texts of every
+length). Drop reason: ``low_quality`` (detail: the score). A text with no prose at all (a code listing, a table) is
+scored on what it has (its code share, its length, lid.176's score) and kept or dropped as any other.
 """
 
 from __future__ import annotations
 
 import pickle
+import warnings
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -33,6 +42,20 @@ from filters.text import TEXT_KINDS, check_kind, check_number, main_text
 from pipelines.step import Drop, Step
 
 ROOT = Path(__file__).resolve().parents[1]
+# The matrix ``features`` computes: every signal, then lid.176's score of the text's language.
+SIGNALS = (*NAMES, "lang_score")
+# Signals of layout that the model does not read: how many lines are short, bulleted, punctuated or in title case, and
+# the word count with code included. Each generator of junk lays its pages out its own way, and with these the model
+# learned the layouts of its training generators: leaving them out raised the share of another generator's junk it
+# drops at the same retention of real pages from 0.53 to 0.70 (bench/quality_corpus.py, development split). The rules
+# and the records still have them.
+LAYOUT = frozenset({"short_lines", "bullet_lines", "punctuated_lines", "title_case_lines", "log_words",
+                    "ellipsis_lines"})
+FEATURES = tuple(name for name in SIGNALS if name not in LAYOUT)
+_INPUTS = [SIGNALS.index(name) for name in FEATURES]
+# Texts with fewer words of prose than this are judged against a threshold of their own (a short page's signals are
+# noisier, and short real pages, such as an API stub or a product's spec list, sit lower than long ones).
+SHORT_PROSE_WORDS = 50
 DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-signals.pkl"
 TARGET_RETENTION = 0.98
 
@@ -41,20 +64,81 @@ def resolve(model: str) -> Path:
     return DEFAULT_MODEL if model == "default" else Path(model)
 
 
+def _sklearn_minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
 @cache
 def load(path: str) -> dict[str, Any]:
-    """The model file, loaded once per process."""
-    with open(path, "rb") as f:
-        bundle = pickle.load(f)
-    if not isinstance(bundle, dict) or "model" not in bundle or bundle.get("features") != list(NAMES):
+    """The model file, loaded once per process; a clear error naming the file when it is missing, unreadable,
+    written by another scikit-learn minor (a pickled estimator loads only in the minor that wrote it), or made for
+    other signals."""
+    import sklearn
+    from sklearn.exceptions import InconsistentVersionWarning
+
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"quality model {path} not found (the default ships in filters/models/; "
+                                "scripts/train_quality_model.py rebuilds it)")
+    try:
+        with open(path, "rb") as f, warnings.catch_warnings():
+            # scikit-learn warns, and may still load garbage, when the pickle comes from another version: refuse
+            warnings.simplefilter("error", InconsistentVersionWarning)
+            bundle = pickle.load(f)
+    except InconsistentVersionWarning as w:
+        raise ValueError(f"quality model {path} was written by scikit-learn {w.original_sklearn_version}, this is "
+                         f"{sklearn.__version__}: retrain it with this version (a pickled estimator loads only in the "
+                         "minor that wrote it)") from None
+    except (pickle.UnpicklingError, EOFError, AttributeError, ModuleNotFoundError, ImportError, TypeError,
+            ValueError) as exc:
+        raise ValueError(f"quality model {path} cannot be read ({type(exc).__name__}: {exc}); retrain it") from None
+    if not isinstance(bundle, dict) or "model" not in bundle:
+        raise ValueError(f"{path} is not a winnow signals model")
+    written = bundle.get("sklearn_version")
+    if written and _sklearn_minor(written) != _sklearn_minor(sklearn.__version__):
+        raise ValueError(f"quality model {path} was written by scikit-learn {written}, this is {sklearn.__version__}: "
+                         "retrain it with this version")
+    if bundle.get("features") != list(FEATURES):
         raise ValueError(f"{path} is not a winnow signals model for this version (features differ); retrain it")
     return bundle
 
 
-def features(texts: list[str], langs: list[str | None]) -> Any:
+def save_bundle(bundle: dict[str, Any], path: str | Path) -> None:
+    """Write a model bundle (``model``, ``threshold``, ``threshold_source``, ``trained_on`` and whatever else the
+    recipe records) with the signal names and the scikit-learn version it needs."""
+    import sklearn
+
+    out = {**bundle, "features": list(FEATURES), "sklearn_version": sklearn.__version__}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(f"{path}.tmp")
+    with open(tmp, "wb") as f:
+        pickle.dump(out, f, protocol=5)
+    tmp.replace(path)
+
+
+def inputs(matrix: Any) -> Any:
+    """The model's input columns (``FEATURES``) of a ``features`` matrix."""
+    return matrix[:, _INPUTS]
+
+
+def prose_words(matrix: Any) -> Any:
+    """Words of prose of each row of a ``features`` matrix."""
     import numpy as np
 
-    return np.array([compute(t, lang) for t, lang in zip(texts, langs, strict=True)], dtype=np.float64)
+    return np.rint(np.expm1(matrix[:, SIGNALS.index("log_prose_words")]))
+
+
+def features(texts: list[str], langs: list[str | None], link_densities: list[float | None] | None = None,
+             lang_scores: list[float | None] | None = None) -> Any:
+    """Every signal (``SIGNALS``) of each text as one float64 matrix: the text's signals (filters/signals.py) and
+    lid.176's score of its language (how much the text reads as a language at all: gibberish and mashed-up text score
+    low, code-heavy pages in between); NaN where a value does not apply or is unknown."""
+    import numpy as np
+
+    n = len(texts)
+    links = link_densities if link_densities is not None else [None] * n
+    scores = lang_scores if lang_scores is not None else [None] * n
+    return np.array([(*compute(t, lang, ld), np.nan if s is None else float(s))
+                     for t, lang, ld, s in zip(texts, langs, links, scores, strict=True)], dtype=np.float64)
 
 
 class QualityModel(Step):
@@ -74,35 +158,41 @@ class QualityModel(Step):
     def setup(self) -> None:
         load(str(resolve(self.model)))
 
-    def threshold(self) -> float:
-        if self.min_score == "default":
-            return float(load(str(resolve(self.model)))["threshold"])
-        return float(self.min_score)
+    def threshold(self, words: float | None = None) -> float:
+        """The score a text of ``words`` words of prose must reach: ``min_score`` when given, else the model's
+        stored threshold (for short texts, its short-text threshold where it has one)."""
+        if self.min_score != "default":
+            return float(self.min_score)
+        bundle = load(str(resolve(self.model)))
+        short = bundle.get("short_threshold")
+        if short is not None and words is not None and words < bundle.get("short_words", SHORT_PROSE_WORDS):
+            return float(short)
+        return float(bundle["threshold"])
 
     def process_batch(self, records: list[Any]) -> list[Any]:
         if not records:
             return []
         bundle = load(str(resolve(self.model)))
-        scores = bundle["model"].predict_proba(features([main_text(r) for r in records],
-                                                        [r.lang for r in records]))[:, 1]
-        threshold = self.threshold()
+        x = features([main_text(r) for r in records], [r.lang for r in records],
+                     [getattr(r, "link_density", None) for r in records], [r.lang_score for r in records])
+        scores = bundle["model"].predict_proba(inputs(x))[:, 1]
         out: list[Any] = []
-        for record, s in zip(records, scores, strict=True):
+        for record, s, words in zip(records, scores, prose_words(x), strict=True):
             record.quality_score = round(float(s), 4)
-            out.append(Drop("low_quality", f"{s:.3f}") if s < threshold else record)
+            out.append(Drop("low_quality", f"{s:.3f}") if s < self.threshold(words) else record)
         return out
 
 
 # -- training ---------------------------------------------------------------------------------------
 
-def fit(x: Any, y: Any, seed: int = 0) -> Any:
+def fit(x: Any, y: Any, seed: int = 0, sample_weight: Any = None) -> Any:
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    monotonic = [-1 if name in JUNK_WHEN_HIGH else 0 for name in NAMES]
+    monotonic = [-1 if name in JUNK_WHEN_HIGH else 0 for name in FEATURES]
     base = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1, max_leaf_nodes=15,
                                           l2_regularization=1.0, random_state=seed, monotonic_cst=monotonic)
-    return CalibratedClassifierCV(base, method="isotonic", cv=3).fit(x, y)
+    return CalibratedClassifierCV(base, method="isotonic", cv=3).fit(x, y, sample_weight=sample_weight)
 
 
 def choose_threshold(good_scores: Any, target: float = TARGET_RETENTION) -> float:
@@ -112,10 +202,11 @@ def choose_threshold(good_scores: Any, target: float = TARGET_RETENTION) -> floa
     return float(np.quantile(np.asarray(good_scores), 1 - target, method="lower"))
 
 
-def train(positive: Iterable[tuple[str, str | None]], negative: Iterable[tuple[str, str | None]],
+def train(positive: Iterable[tuple[Any, ...]], negative: Iterable[tuple[Any, ...]],
           output: str | Path, *, folds: int = 4, target: float = TARGET_RETENTION, seed: int = 0,
           trained_on: str = "") -> dict[str, Any]:
-    """Train a signals model on ``(text, lang)`` pairs; the threshold keeps ``target`` of the good texts.
+    """Train a signals model on ``(text, lang)`` or ``(text, lang, lang_score)`` tuples (language and score as
+    ``filters.langid.detect_prose`` gives them); the threshold keeps ``target`` of the good texts.
 
     The threshold is read off out-of-fold scores (``folds``-fold, stratified): every text is scored by a
     model that did not see it, so the quantile rests on all the good texts, not on one held-out sample
@@ -125,13 +216,16 @@ def train(positive: Iterable[tuple[str, str | None]], negative: Iterable[tuple[s
     import numpy as np
     from sklearn.model_selection import StratifiedKFold
 
-    pos = [(t, lang) for t, lang in positive if t and t.strip()]
-    neg = [(t, lang) for t, lang in negative if t and t.strip()]
+    def full(row: tuple[Any, ...]) -> tuple[str, str | None, float | None]:
+        return (row[0], row[1], row[2] if len(row) > 2 else None)
+
+    pos = [full(r) for r in positive if r[0] and r[0].strip()]
+    neg = [full(r) for r in negative if r[0] and r[0].strip()]
     if len(pos) < 20 or len(neg) < 20:
         raise ValueError(f"need at least 20 texts of each class, got {len(pos)} good and {len(neg)} junk")
-    rows = [(t, lang, 1) for t, lang in pos] + [(t, lang, 0) for t, lang in neg]
-    x = features([r[0] for r in rows], [r[1] for r in rows])
-    y = np.array([r[2] for r in rows])
+    rows = [(*r, 1) for r in pos] + [(*r, 0) for r in neg]
+    x = inputs(features([r[0] for r in rows], [r[1] for r in rows], None, [r[2] for r in rows]))
+    y = np.array([r[3] for r in rows])
     scores = np.zeros(len(y))
     for train_idx, test_idx in StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y):
         scores[test_idx] = fit(x[train_idx], y[train_idx], seed).predict_proba(x[test_idx])[:, 1]
@@ -142,10 +236,7 @@ def train(positive: Iterable[tuple[str, str | None]], negative: Iterable[tuple[s
     source = (f"keeps {kept:.3f} of the good texts (target {target}) and drops {junk_dropped:.3f} of the junk, "
               f"out-of-fold ({folds} folds; {len(pos)} good, {len(neg)} junk; Brier score {brier:.3f})")
     final = fit(x, y, seed)
-    bundle = {"model": final, "features": list(NAMES), "threshold": round(threshold, 4),
-              "threshold_source": source, "trained_on": trained_on}
-    Path(output).parent.mkdir(parents=True, exist_ok=True)
-    with open(output, "wb") as f:
-        pickle.dump(bundle, f, protocol=5)
+    bundle = {"model": final, "threshold": round(threshold, 4), "threshold_source": source, "trained_on": trained_on}
+    save_bundle(bundle, output)
     return {"good": len(pos), "junk": len(neg), "threshold": bundle["threshold"], "good_kept": round(kept, 4),
             "junk_dropped": round(junk_dropped, 4), "brier": round(brier, 4), "output": str(output)}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import zlib
 from collections import Counter
 from functools import cache, lru_cache
 from importlib import resources
@@ -29,10 +30,12 @@ from filters.parts import CACHE_SIZE, split
 from filters.text import (
     DUP_NS,
     TOP_NS,
+    UNSPACED_CHAR,
     count_words,
     duplicates,
     ends_with_punctuation,
     has_letter,
+    is_unspaced,
     ngram_shares,
     paragraphs,
     word_count,
@@ -78,6 +81,9 @@ vulputate accumsan aliquet arcu auctor bibendum blandit congue cras dignissim ef
 finibus justo maximus molestie nascetur natoque parturient penatibus posuere primis ridiculus magnis montes mus
 sem suscipit torquent conubia nostra inceptos himenaeos litora sociosqu taciti aptent class"""
 LOREM = frozenset(_LOREM_TEXT.split())
+# The words counted: four letters or more. The short ones ("in", "id", "do", "et", "non", "est", "sed") are everyday
+# words of English, Spanish, French or Latin, and counting them made ordinary English read as 2-4% placeholder.
+LOREM_COUNTED = frozenset(w for w in LOREM if len(w) >= 4)
 
 # Consent banners, paywalls and sign-in/ad-block interstitials (the wall classes of the junk set). Single words
 # are looked up among the document's words and only the phrases go through a regular expression: one
@@ -86,10 +92,38 @@ _WALL_TEXT = """cookie cookies consent gdpr ccpa opt-out preferences subscribe s
 subscribers paywall login register adblock adblocker whitelist disable personalised personalized tracking
 third-party partners vendors einwilligung zustimmen akzeptieren abonnieren anmelden datenschutz consentement
 accepter refuser abonnez connectez confidentialité aceptar rechazar suscríbete suscripción privacidad accetta
-rifiuta abbonati toestemming accepteren weigeren abonneer aceitar rejeitar assine privacidade"""
+rifiuta abbonati toestemming accepteren weigeren abonneer aceitar rejeitar assine privacidade consenso accetto
+akkoord zgoda akceptuję prywatności ciasteczka zaloguj souhlas přihlásit çerez kabul согласие принять подписка
+войти конфиденциальности куки"""
 WALL_WORDS = frozenset(_WALL_TEXT.split())
 _WALL_PHRASES = re.compile(r"\b(?:opt out|manage (?:options|settings)|accept all|reject all|sign in|log in|"
                            r"free trial|unlimited access|ad block(?:er)?|third party)\b")
+# What error and stand-in pages say: not found, forbidden, moved, maintenance, bot checks, parked domains, directory
+# listings, default server pages, in the languages of the consent vocabulary and Russian and Polish (winnow's list).
+_ERROR_PHRASES = re.compile(
+    r"\b(?:404|403|500|502|503|not found|page not found|forbidden|internal server error|bad gateway|"
+    r"service unavailable|(?:has|have) (?:been )?moved|moved permanently|no results|did not match|"
+    r"enable javascript|javascript (?:is )?(?:disabled|required)|checking your browser|ddos protection|ray id|"
+    r"captcha|are you (?:a )?(?:robot|human)|(?:domain|site) (?:is |may be )?for sale|buy this domain|parked|"
+    r"coming soon|under construction|(?:scheduled )?maintenance|index of|parent directory|it works|"
+    r"welcome to nginx|default (?:web )?page|access denied|account (?:has been )?suspended|does not exist|"
+    r"nicht gefunden|existiert nicht|wartungsarbeiten|introuvable|n'existe pas|no encontrad[ao]|no existe|"
+    r"mantenimiento|non trovat[ao]|manutenzione|não encontrad[ao]|manutenção|niet gevonden|nie znaleziono|"
+    r"не найден[аоы]?|не существует|технические работы)\b")
+# Stand-in text of unfinished sites and templates.
+_TEMPLATE_PHRASES = re.compile(
+    r"(?:\b(?:your (?:title|headline|heading|text|tagline|company|name|business) (?:here|goes here)|sample page|"
+    r"hello world|just another wordpress site|lorem ipsum|add your|describe your|insert (?:your )?text|"
+    r"click (?:here )?to edit|edit this (?:text|section)|dummy text|placeholder|company name|product (?:title|name) "
+    r"here|testimonial text|client name|feature (?:one|two|three)|this is an example page|uncategori[sz]ed|"
+    r"text goes here|write (?:something|a short description))\b|\{\{|\}\}|%%[a-z_]+%%)")
+# Commercial spam vocabulary: gambling, pharmacy, loans, crypto schemes, replicas, adult, link selling (winnow's list,
+# with German, French, Spanish, Italian and Russian words for the same).
+_SPAM_TEXT = """casino casinos poker slots slot jackpot betting bets roulette blackjack viagra cialis levitra pharmacy
+pills prescription payday loan loans lender bitcoin crypto cryptocurrency forex binary replica replicas escort escorts
+porn xxx nude dating hookup backlinks backlink seo casinò scommesse apuestas préstamo préstamos prêt crédit kredit
+kredite darlehen ohne schufa казино ставки займ займы кредит микрозайм порно"""
+SPAM_WORDS = frozenset(_SPAM_TEXT.split())
 # Filler of machine-written SEO text: superlatives, calls to action, the article-about-the-article frame and the
 # marketing clichés that spinners and template writers lean on.
 _SEO_TEXT = """best cheap cheapest top top-rated affordable discount deal deals buy online amazing
@@ -115,6 +149,17 @@ NAMES = (
     "dup_paragraph_chars", "top_2gram", "top_3gram", "top_4gram", "dup_5gram", "dup_10gram", "top_content_ngram",
     "repeated_bigrams", "link_words", "links_per_word", "urls_per_word", "lorem_words", "wall_words", "seo_words",
     "exclamations", "questions",
+    # what error and stand-in pages, unfinished templates and commercial spam say
+    "error_words", "template_words", "spam_words",
+    # how much of the page is prose at all, and how its words are made
+    "log_prose_words", "code_share", "mean_word_length", "short_words", "digit_share", "title_case_lines",
+    # function words in sentences at all (content words strung together have none); where sentences cannot put
+    # them (shuffled or spliced text)
+    "sentence_stops", "stop_before_punct", "sentence_start_stop", "mid_capital_stop",
+    # vocabulary: how varied the content words are, how much of them a handful of words covers, how well it compresses
+    "content_diversity", "top5_content", "compress_ratio",
+    # characters: letter strings no language writes, text decoded with the wrong charset
+    "odd_words", "mojibake",
 )
 _INDEX = {name: i for i, name in enumerate(NAMES)}
 # Signals whose growth only ever means junk: the model is held to P(good) not rising with them (monotonic
@@ -123,7 +168,8 @@ _INDEX = {name: i for i, name in enumerate(NAMES)}
 JUNK_WHEN_HIGH = frozenset({
     "symbol_ratio", "ellipsis_lines", "stop_word_sentence_end", "dup_lines", "dup_line_chars", "dup_paragraph_chars",
     "top_2gram", "top_3gram", "top_4gram", "dup_5gram", "dup_10gram", "top_content_ngram", "link_words",
-    "links_per_word", "urls_per_word", "lorem_words", "wall_words", "seo_words",
+    "links_per_word", "urls_per_word", "lorem_words", "wall_words", "seo_words", "mid_capital_stop", "top5_content",
+    "odd_words", "mojibake", "error_words", "template_words", "spam_words",
 })
 
 
@@ -149,16 +195,100 @@ def _ratio(a: float, b: float) -> float:
     return a / b if b else 0.0
 
 
-def compute(text: str, lang: str | None = None) -> tuple[float, ...]:
-    """The signals of ``text`` in ``NAMES`` order (NaN where a signal does not apply).
+_PUNCT_AFTER = (",", ".", ";", ":", "!", "?", "。", "，", "、", "！", "？", "؛", "،", "।")
+_SENTENCE_FINAL = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
+_STRIP_TOKEN = "\"'“”‘’«»()[]{}*_`,.;:!?。，、！？؛،।…-–—"
+MIN_ORDER_STOPS = 10  # stop-word tokens below which the word-order signals are missing: too few to say anything
+MIN_SENTENCE_WORDS = 50  # words in sentences below which ``sentence_stops`` is missing
+
+
+def _order_signals(lines: list[str], stops: frozenset[str]) -> tuple[float, float, float]:
+    """Where the function words sit: the share followed by punctuation (real sentences rarely put a comma or full
+    stop after "the", "of", "und", "и"; shuffled words do as often as function words occur), the share of sentences
+    opening with one, and the share of capitalised function words inside a sentence ("... market The growth ..."): a
+    sentence's first word carried into the middle, which only shuffling or splicing does. NaN when the text has
+    fewer than ``MIN_ORDER_STOPS`` function words."""
+    n_stop = before_punct = mid_capital = sentences = starts_stop = 0
+    for line in lines:
+        initial = True
+        for token in line.split():
+            bare = token.strip(_STRIP_TOKEN)
+            if not bare:
+                continue
+            low = bare.lower()
+            if initial:
+                sentences += 1
+                starts_stop += low in stops
+            if low in stops:
+                n_stop += 1
+                before_punct += token.endswith(_PUNCT_AFTER)
+                mid_capital += not initial and bare[:1].isupper() and bare != low and not bare.isupper()
+            initial = token.endswith(_SENTENCE_FINAL)
+    if n_stop < MIN_ORDER_STOPS:
+        nan = float("nan")
+        return nan, nan, nan
+    return before_punct / n_stop, _ratio(starts_stop, sentences), mid_capital / n_stop
+
+
+_VOWELS = frozenset("aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœąęėįųůű")
+_LATIN_WORD = re.compile(r"^[a-zà-ÿœąęėįųůűčćďěňřšťžłńśźżğış]{4,}$")
+_CONSONANT_RUN = re.compile(r"[^aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœąęėįųůű]{6,}")
+# Byte sequences that UTF-8 text shows when it was decoded as Latin-1/cp1252 (Ã©, â€™, Â ...) and the
+# replacement character that a failed decoding leaves.
+_MOJIBAKE = re.compile(r"Ã[\x80-\xbf©¨§¶¼½¾¤¥ª«®°±²³´µ·¸¹º»¿]|â€|Â[\xa0-\xbf ]|Ð[\x80-\xbf]|Ñ[\x80-\x8f]|\ufffd|ï»¿|Ã¢")
+
+
+_REPEATED_CHAR = re.compile(r"(\w)\1{3,}")
+
+
+def _odd_words(lower: list[str]) -> float:
+    """Share of the words with letters that no language writes: 30 characters or longer (encoded blobs), one
+    character four times in a row ("zzzz", "oooo"), or, in Latin script, four letters or more with no vowel or with
+    six consonants in a row (keyboard mashes, random letter strings). NaN under 10 words with letters."""
+    lettered = [w for w in lower if has_letter(w)]
+    if len(lettered) < 10:
+        return float("nan")
+    def odd(w: str) -> bool:
+        if len(w) >= 30 or _REPEATED_CHAR.search(w):
+            return True
+        return bool(_LATIN_WORD.match(w)) and (not (_VOWELS & set(w)) or bool(_CONSONANT_RUN.search(w)))
+
+    return sum(map(odd, lettered)) / len(lettered)
+
+
+def _diversity(content: list[str], window: int = 50) -> float:
+    """Moving-average type-token ratio of the content words (Covington and McFall 2010), over windows of ``window``
+    words, so that it does not fall with length as the plain ratio does; the plain ratio under one window."""
+    n = len(content)
+    if n < 10:
+        return float("nan")
+    if n <= window:
+        return len(set(content)) / n
+    counts = Counter(content[:window])
+    total = len(counts)
+    for i in range(window, n):
+        counts[content[i]] += 1
+        old = content[i - window]
+        counts[old] -= 1
+        if not counts[old]:
+            del counts[old]
+        total += len(counts)
+    return total / (n - window + 1) / window
+
+
+def compute(text: str, lang: str | None = None, link_density: float | None = None) -> tuple[float, ...]:
+    """The signals of ``text`` in ``NAMES`` order (NaN where a signal does not apply). ``link_density``: the share of
+    the text that was link anchors in the page (extraction's ``Document.link_density``), where the text itself no
+    longer shows its links; ``link_words`` is the larger of it and the text's own Markdown anchors.
 
     Cached by value, like filters/parts.py: the clear-junk rules and the model read the same signals of a
     document in consecutive steps."""
-    return _compute(text or "", lang)
+    return _compute(text or "", lang, None if link_density is None or link_density != link_density
+                    else round(float(link_density), 4))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _compute(text: str, lang: str | None) -> tuple[float, ...]:
+def _compute(text: str, lang: str | None, link_density: float | None) -> tuple[float, ...]:
     parts = split(text)
     prose = parts.prose
     linked = _LINK.findall(prose)
@@ -174,7 +304,7 @@ def _compute(text: str, lang: str | None) -> tuple[float, ...]:
     nan = float("nan")
 
     # One pass over the words for the vocabulary counts.
-    n_stop = n_lorem = n_wall = n_seo = n_alpha = n_pairs = 0
+    n_stop = n_lorem = n_wall = n_seo = n_spam = n_alpha = n_pairs = 0
     previous_stop = False
     for w, low in zip(ws, lower, strict=True):
         if w.isalpha() or has_letter(w):
@@ -183,21 +313,29 @@ def _compute(text: str, lang: str | None) -> tuple[float, ...]:
         n_stop += is_stop
         n_pairs += is_stop and previous_stop
         previous_stop = is_stop
-        n_lorem += low in LOREM
+        n_lorem += low in LOREM_COUNTED
         n_wall += low in WALL_WORDS
         n_seo += low in SEO_WORDS
+        n_spam += low in SPAM_WORDS
     if stops is not None:
         sentences = [s.split() for s in _SENTENCE.findall(prose_plain)]
         stop_ratio = _ratio(n_stop, n) if n else nan
         ends = [s[-1].strip(".!?。！？\"'”’)").lower() for s in sentences if s]
         stop_end = _ratio(sum(e in stops for e in ends), len(ends)) if ends else nan
         stop_stop = _ratio(n_pairs, n - 1) if n > 1 else nan
+        # function words inside sentences (six words or more, ending on . ! ?): a list of product names or a menu
+        # has few, but a sentence of any language with a stop list has a fifth or more of them
+        in_sentences = [w.strip(_STRIP_TOKEN).lower() for s in sentences if len(s) >= 6 for w in s]
+        sentence_stops = (sum(w in stops for w in in_sentences) / len(in_sentences)
+                          if len(in_sentences) >= MIN_SENTENCE_WORDS else nan)
     else:
-        stop_ratio = stop_end = stop_stop = nan
+        stop_ratio = stop_end = stop_stop = sentence_stops = nan
         stops = frozenset()
 
-    content = [w for w in lower if w not in stops and len(w) > 2]
-    top_content = 0.0
+    # content words: for scripts written with spaces only (a CJK "word" here is one character)
+    spaced = not is_unspaced(prose_plain, lang)
+    content = [w for w in lower if w not in stops and len(w) > 2] if spaced else []
+    top_content = 0.0 if spaced else nan
     if len(content) >= 4:
         for k in (1, 2, 3):
             grams = Counter(zip(*(content[i:] for i in range(k)), strict=False))
@@ -217,7 +355,35 @@ def _compute(text: str, lang: str | None) -> tuple[float, ...]:
     anchor_words = sum(len(a.split()) for a in linked)
     n_chars = len(prose_plain) or 1
 
+    # how the words are made
+    n_prose = count_words(ws)
+    alpha = [w for w in ws if w.isalpha()]
+    short = [w for w in alpha if not UNSPACED_CHAR.search(w)]
+    title_lines = [line for line in ls if len(line.split()) >= 2]
+    order = _order_signals(ls, stops) if stop_ratio == stop_ratio else (nan, nan, nan)  # NaN: no stop list
+    counted = Counter(content)
+    prose_bytes = prose_plain.encode("utf-8", "replace")
+    nonspace = sum(1 for c in prose_plain if not c.isspace()) or 1
+
     values = {
+        "log_prose_words": math.log1p(n_prose),
+        "code_share": parts.code_ratio,
+        "mean_word_length": sum(map(len, alpha)) / len(alpha) if alpha else nan,
+        "short_words": sum(len(w) <= 3 for w in short) / len(short) if spaced and len(short) >= 20 else nan,
+        "digit_share": sum(c.isdigit() for c in prose_plain) / nonspace,
+        "title_case_lines": _ratio(sum(all(w[:1].isupper() for w in line.split() if len(w) >= 4)
+                                       and any(len(w) >= 4 for w in line.split()) for line in title_lines),
+                                   len(title_lines)) if title_lines else nan,
+        "sentence_stops": sentence_stops,
+        "stop_before_punct": order[0],
+        "sentence_start_stop": order[1],
+        "mid_capital_stop": order[2],
+        "content_diversity": _diversity(content) if spaced else nan,
+        "top5_content": (sum(c for _, c in counted.most_common(5)) / len(content)) if len(content) >= 20 and spaced
+        else nan,
+        "compress_ratio": len(zlib.compress(prose_bytes, 6)) / len(prose_bytes) if len(prose_bytes) >= 400 else nan,
+        "odd_words": _odd_words(lower),
+        "mojibake": _ratio(len(_MOJIBAKE.findall(prose_plain)), n) if n else 0.0,
         "log_words": math.log1p(n_all),
         "symbol_ratio": _ratio(symbols, n),
         "bullet_lines": _ratio(sum(bool(_BULLET.match(line)) for line in ls), n_lines),
@@ -238,12 +404,15 @@ def _compute(text: str, lang: str | None) -> tuple[float, ...]:
         "dup_10gram": dup[10],
         "top_content_ngram": top_content,
         "repeated_bigrams": _ratio(sum(c for c in bigrams.values() if c > 1), n - 1) if n > 1 else 0.0,
-        "link_words": _ratio(anchor_words, n),
+        "link_words": max(_ratio(anchor_words, n), link_density or 0.0),
         "links_per_word": _ratio(len(linked), n),
         "urls_per_word": _ratio(len(_URL.findall(prose_plain)), n),
         "lorem_words": _ratio(n_lorem, n),
         "wall_words": _ratio(n_wall + len(_WALL_PHRASES.findall(folded)), n),
         "seo_words": _ratio(n_seo + len(_SEO_PHRASES.findall(folded)), n),
+        "error_words": _ratio(len(_ERROR_PHRASES.findall(folded)), n),
+        "template_words": _ratio(len(_TEMPLATE_PHRASES.findall(folded)), n),
+        "spam_words": _ratio(n_spam, n),
         "exclamations": _ratio(prose_plain.count("!"), n),
         "questions": _ratio(prose_plain.count("?"), n),
     }

@@ -442,9 +442,9 @@ def _cmd_quality(args: argparse.Namespace) -> int:
         from filters import quality_model
         from filters.langid import detect_prose
 
-        def labelled(paths: list[str]) -> list[tuple[str, str | None]]:
+        def labelled(paths: list[str]) -> list[tuple[str, str | None, float]]:
             texts = [t for p in paths for t in quality.read_texts(p)]
-            return [(t, lang) for t, (lang, _) in zip(texts, detect_prose(texts), strict=True)]
+            return [(t, lang, score) for t, (lang, score) in zip(texts, detect_prose(texts), strict=True)]
 
         try:
             if not 0 < args.target_retention <= 1:

@@ -338,13 +338,19 @@ def _languages(page: _Page, outs: dict[str, _Output]) -> None:
 
 
 def _quality(page: _Page, outs: dict[str, _Output]) -> None:
-    series = {n: [v for v in _column(o, "quality_score") if v is not None] for n, o in outs.items()}
-    series = {n: v for n, v in series.items() if v}
+    """The quality scores of the kept rows beside those of the dropped rows that were scored (tombstones keep their
+    score): where the threshold cuts, and how close the kept pages sit to it."""
+    series: dict[str, list[float]] = {}
+    for n, o in outs.items():
+        for state, dropped in (("kept", False), ("dropped", True)):
+            values = [v for v in _column(o, "quality_score", dropped=dropped) if v is not None]
+            if values:
+                series[f"{n}, {state}"] = values
     if not series:
-        _section(page, "quality", "Quality scores", None, "No kept rows carry a quality score.")
+        _section(page, "quality", "Quality scores", None, "No rows carry a quality score.")
         return
     body = _figure(page, _histograms(series, "quality_score (P(good))", bounds=(0.0, 1.0)),
-                   "Quality scores of the kept rows")
+                   "Quality scores of the kept rows and of the dropped rows that were scored")
     body += _table(["output", "rows", "min", "median", "max"],
                    [[n, len(v), min(v), sorted(v)[len(v) // 2], max(v)] for n, v in series.items()])
     _section(page, "quality", "Quality scores", body, "")

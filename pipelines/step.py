@@ -211,9 +211,14 @@ class Step(_Component):
         return conform(_thin(table), out_kind)
 
 
+# Kept on thin tombstones besides identity, policy and drop columns: the quality score of a dropped page (a float),
+# so that stats and report.html show the scores of the pages dropped as well as of the pages kept.
+THIN_EXTRA = ("quality_score",)
+
+
 def _thin(table: pa.Table) -> pa.Table:
-    """Identity, policy and drop columns only: a tombstone costs bytes, not the page."""
-    return table.select([n for n in (*COMMON_NAMES, *TAIL_NAMES) if n in table.column_names])
+    """Identity, policy and drop columns (and ``THIN_EXTRA``) only: a tombstone costs bytes, not the page."""
+    return table.select([n for n in (*COMMON_NAMES, *THIN_EXTRA, *TAIL_NAMES) if n in table.column_names])
 
 
 

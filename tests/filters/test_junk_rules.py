@@ -23,20 +23,30 @@ _ANCHORS = ["replica watches", "payday loans", "casino bonus", "diet pills", "ch
             "web hosting", "dating site", "forex signals", "essay writing"]
 LINKS = "\n".join(f"- [{a} {n}](https://spam{i}.example/{n}) and more" for i, a in enumerate(_ANCHORS)
                   for n in ("uk", "online"))
-STUFFED = " ".join(f"{line} Cheap flights London cheap flights London." for line in CLEAN_LINES)
+STUFFED = " ".join(f"{line} Cheap flights London, cheap flights London cheap flights." for line in CLEAN_LINES)
+# random letter strings, all different, with a few real words between them
+GARBLED = " ".join(f"{a}{b}rtz qwxp{b}{a} the" for a in "bcdfgh" for b in "klmnpst")
 
 CASES = {
     "placeholder_text": LOREM + "\n\n" + LOREM.replace("Lorem ipsum", "Nam"),
-    "repeated_content": "\n\n".join([BLOCK] * 5 + [CLEAN_LINES[0]]),
+    "repeated_content": "\n\n".join([BLOCK] * 8 + [CLEAN_LINES[0]]),
     "consent_or_paywall": WALL,
     "link_list": LINKS,
     "keyword_stuffing": STUFFED,
+    "garbled_text": GARBLED,
 }
 
 
 @pytest.mark.parametrize("reason", list(CASES))
 def test_each_rule_fires_on_its_junk(reason: str) -> None:
     assert ClearJunk().failures(CASES[reason], "en") == [reason]
+
+
+def test_keyword_stuffing_is_not_judged_on_unspaced_scripts() -> None:
+    # a Japanese manual naming its program in Latin letters throughout: the content words of a CJK text are not its
+    # Latin words (17 GIMP pages went to this rule before)
+    text = "GIMP の ツール ボックス は 画面 の 左 に あります。GIMP で 画像 を 開きます。" * 20
+    assert ClearJunk().failures(text, "ja") == []
 
 
 def test_real_page_shapes_pass() -> None:
@@ -46,6 +56,19 @@ def test_real_page_shapes_pass() -> None:
 
 def test_short_texts_are_not_judged() -> None:
     assert ClearJunk().failures("Lorem ipsum dolor sit amet.", "en") == []
+    # thirty words counts prose only: a code listing under a four-word introduction is not judged on the four
+    listing = "# Glossary\n\nWork in progress\n\n```\n" + "array\n    Numerical array, see numpy.\n" * 40 + "```"
+    assert ClearJunk().failures(listing, "en") == []
+
+
+def test_link_lists_are_a_signal_not_a_drop() -> None:
+    step = ClearJunk()
+    step.bind()
+    doc = Document(id="l", url=None, source="t", text=LINKS, lang="en")
+    assert step.process(doc) is doc and doc.quality_signals == ["clear_junk.link_list"]
+    # extraction's link density counts too: a page of link anchors written out as plain text
+    plain = Document(id="p", url=None, source="t", text=CLEAN, lang="en", link_density=0.9)
+    assert step.process(plain) is plain and plain.quality_signals == ["clear_junk.link_list"]
 
 
 def test_step_drops_or_records() -> None:

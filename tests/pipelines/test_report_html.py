@@ -75,6 +75,12 @@ def _kept(out: Path, name: str, column: str) -> list:
     return values
 
 
+def _scored(out: Path, name: str) -> list:
+    """quality_score of every row, kept or dropped (thin tombstones keep it)."""
+    return [v for shard in sorted((out / name).glob("part-*.parquet"))
+            for v in pq.read_table(shard, columns=["quality_score"]).column("quality_score").to_pylist()]
+
+
 @pytest.mark.slow
 def test_report_of_a_real_run_has_a_figure_where_there_is_data(sample_run: Path) -> None:
     page = (sample_run / "report.html").read_text()
@@ -84,7 +90,7 @@ def test_report_of_a_real_run_has_a_figure_where_there_is_data(sample_run: Path)
     expected = {
         "funnel": 1,
         "languages": int(any(_kept(sample_run, d, "lang") for d in ("text", "interleaved"))),
-        "quality": int(any(v is not None for v in _kept(sample_run, "text", "quality_score"))),
+        "quality": int(any(v is not None for d in ("text", "interleaved") for v in _scored(sample_run, d))),
         "lengths": int(bool(_kept(sample_run, "text", "text"))),
         "hosts": int(bool(_kept(sample_run, "text", "url"))),
         "page-types": int(any(_kept(sample_run, "text", "page_type"))),
@@ -127,6 +133,8 @@ def built_output(tmp: Path) -> Path:
     texts = [{"id": f"t{i}", "url": f"https://{'a' if i % 3 else 'b'}.example/{i}", "text": "word " * (40 * i + 10),
               "lang": "en" if i % 4 else "fr", "quality_score": i / 30, "page_type": "article" if i % 2 else "forum",
               "pii_redacted": ["email"] * (i % 3) + ["phone"] * (i % 2)} for i in range(30)]
+    texts.append({"id": "low", "url": "https://b.example/low", "dropped_by": "quality_model.low_quality",
+                  "quality_score": 0.03})
     texts.append({"id": "x", "url": "https://b.example/x", "dropped_by": "opt_out.training_opt_out",
                   "training_allowed": False, "policy_signals": ["robots:winnowbot-Extended=disallow",
                                                                 "header:x-robots-tag=noai",
@@ -167,6 +175,7 @@ def test_every_section_plots_when_the_output_has_its_data(tmp_path: Path) -> Non
     assert "email" in body["pii"] and "phone" in body["pii"]
     assert "header:x-robots-tag=noai" in body["opt-out"]
     assert "forum" in body["page-types"]
+    assert "<td>text, kept</td>" in body["quality"] and "<td>text, dropped</td>" in body["quality"]
     assert "<td>distinct images (sha256)</td><td class=\"num\">3</td>" in body["images"]
     assert "CLIP score" in body["images"] and "format PNG" in body["images"]
     # Values from the data are escaped: a hostile URL is text on the page, not markup.
@@ -177,7 +186,7 @@ def test_every_section_plots_when_the_output_has_its_data(tmp_path: Path) -> Non
 def test_a_capped_sample_says_so(tmp_path: Path) -> None:
     page = build_report(built_output(tmp_path), max_rows=10)
     note = re.search(r'<p class="note">([^<]*)</p>', page).group(1)
-    assert "sample" in note and "text: 10 of 31 rows" in note
+    assert "sample" in note and "text: 10 of 32 rows" in note
 
 
 def test_an_output_with_no_data_says_so_in_each_section(tmp_path: Path) -> None:

@@ -1,29 +1,17 @@
-"""How winnow's default signals model (``filters/models/quality-signals.pkl``) is made.
-
-    .venv/bin/python -m filters.quality_model_default [OUTPUT]      # rebuilds it (about a minute on one core)
+"""The vocabulary the training junk generator (filters/junk.py, filters/junk_web.py) writes its junk with.
 
 Nothing is downloaded: the text comes from what the installed stack carries.
 
-- Good (label 1): documentation as web pages carry it, cut into pages of 80 to 1,500 words (log-uniform): the
-  Python language reference and library topics (``pydoc_data.topics``), the docstrings of the standard
-  library and of numpy, pandas, scikit-learn, Scrapy and Twisted (module by module, with their REPL
-  examples and parameter lists), and the long descriptions (READMEs) of every installed distribution.
-  Three in ten pages lose their headings (plain paragraphs, as many articles are), and four in ten get one
-  to four lines of navigation at the top or bottom, as extraction leaves on real pages: layout is not what
-  separates good from junk.
-- Junk (label 0): filters/junk.py's seven classes, made from the good pages' own sentences and words
-  and from the words of UT1's spam addresses (datatrove carries the list; CC BY-SA 4.0), as many as
-  there are good pages.
+- Sentences and words: documentation as web pages carry it, cut into pages of 80 to 1,500 words (log-uniform): the
+  Python language reference and library topics (``pydoc_data.topics``), the docstrings of the standard library and
+  of numpy, pandas, scikit-learn, Scrapy and Twisted (module by module, with their REPL examples and parameter lists),
+  and the long descriptions (READMEs) of every installed distribution (``good_pages``).
+- Spam words: the words of UT1's spam addresses (datatrove carries the list; CC BY-SA 4.0).
 
-Language: every text is labelled by lid.176 on its prose, as the pipeline does, so the stop-word
-signals are those of the language found. The good text is English; the model reads shape, not words,
-and WCXB's pages in other languages are among those it is measured on (bench/filters_fidelity.py).
-
-Threshold: the score that keeps 98% of the good pages, scored out-of-fold (filters/quality_model.py,
-``TARGET_RETENTION``); the file records what it kept and dropped there. That target is winnow's choice, made in
-development by comparing 0.99, 0.98 and 0.97 on WCXB dev's good pages and on bench/junk_set.py: at 0.99 the model
-alone let about a tenth of the word salad and link farms through, at 0.97 it dropped more good pages for no more
-junk. The development measurements read WCXB dev and the junk set; the model never trains on either.
+The quality model itself learns from real pages and real non-content text as well as from generated junk, and its
+threshold is chosen on real pages held apart: scripts/train_quality_model.py. (Up to December 2026 these documentation
+pages were the model's whole good class, and the threshold kept 98% of them: a model of English documentation that
+dropped real prose in other languages.)
 """
 
 from __future__ import annotations
@@ -34,14 +22,12 @@ import importlib.util
 import math
 import random
 import re
-import sys
 import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 
-from filters.junk import Vocabulary, generate
+from filters.junk import Vocabulary
 from filters.quality_default import ut1_lines
-from filters.quality_model import DEFAULT_MODEL, train
 
 PACKAGES = ("numpy", "pandas", "sklearn", "scrapy", "twisted")
 MIN_WORDS, MAX_WORDS = 80, 1500
@@ -153,25 +139,3 @@ def vocabulary(pages: list[str]) -> Vocabulary:
     spam = sorted({w.lower() for url in urls for w in re.split(r"[^A-Za-z]+", url.split("/", 1)[-1])
                    if 3 <= len(w) <= 12})
     return Vocabulary(sentences=sentences, words=words, spam=spam)
-
-
-def _langs(texts: list[str]) -> list[str]:
-    from filters.langid import detect_prose
-
-    return [lang for lang, _ in detect_prose(texts)]
-
-
-def build(output: str | Path = DEFAULT_MODEL, seed: int = SEED) -> dict:
-    good = good_pages(seed)
-    # Cap the corpus so a rebuild takes minutes: a random sample of the pages, always the same one.
-    rng = random.Random(seed)
-    if len(good) > 6000:
-        good = rng.sample(good, 6000)
-    junk = [text for _, text in generate(vocabulary(good), per_class=len(good) // 7 + 1, seed=seed)]
-    return train(zip(good, _langs(good), strict=True), zip(junk, _langs(junk), strict=True), output, seed=seed,
-                 trained_on=f"{len(good)} documentation pages from installed packages, {len(junk)} generated junk "
-                            f"pages (filters/quality_model_default.py, seed {seed})")
-
-
-if __name__ == "__main__":
-    print(build(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_MODEL))

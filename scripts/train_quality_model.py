@@ -1,0 +1,239 @@
+"""Rebuild the default quality model (filters/models/quality-signals.pkl) from real data, with its threshold chosen on
+real data held apart, and report how it generalises.
+
+    .venv/bin/python scripts/train_quality_model.py [--output PATH] [--lofo] [--json REPORT]
+
+Data: the quality corpus (bench/quality_corpus.py), through winnow's own extraction and language ID
+(bench/quality_view.py), so the model learns from the text the pipeline gives it.
+
+- Learns from the ``train`` split. Good: WCXB dev pages of half the sites (all seven page types, English and other
+  languages), whole documentation sites (scikit-learn's tutorials and gallery, Dask, Django, the Python manual, GIMP's
+  German manual, the Debian Reference in German, French, Japanese and Spanish) and real prose in 75 languages. Junk:
+  the real non-content text of those WCXB pages, and the families of two generators (filters/junk.py and
+  bench/junk_set.py): keyword stuffing, placeholder text, word salad, link farms, repeated boilerplate, consent and
+  pay walls, SEO filler.
+- Weights: every good kind counts alike (each WCXB page type, the documentation sites together, the prose together),
+  and every junk family counts alike, so that no one source decides the model; the two classes weigh the same.
+- Threshold: chosen on the ``calib`` split, real pages only (WCXB pages of other sites, other documentation sites
+  (Astropy, SymPy, xarray, GIMP's Russian manual, the Debian Reference in Italian and Portuguese), other prose
+  sentences): the highest score at which every good kind keeps at least ``KIND_RETENTION`` of its pages and all of
+  them together at least ``OVERALL_RETENTION``. The file records the threshold, how it was chosen, and the calib
+  retention per kind and the share of real non-content text dropped there.
+- ``--lofo``: leave one family out: for each junk family, the model is retrained without it (threshold re-chosen the
+  same way) and scored on that family's evaluation pages (bench/junk_set.py drawn with another seed; for the
+  real non-content text, WCXB sites of the eval split): how much junk of a kind it never saw it drops.
+
+The ``eval`` split is never read here. Deterministic (fixed seeds); about three minutes the first time (extraction of
+the corpus, cached under ~/.cache/winnow-bench/quality), a minute after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+import pandas as pd
+
+from bench.quality_corpus import corpus
+from bench.quality_view import extracted
+from filters.quality_model import (
+    DEFAULT_MODEL,
+    SHORT_PROSE_WORDS,
+    features,
+    fit,
+    inputs,
+    prose_words,
+    save_bundle,
+)
+
+LANGID_MIN_SCORE = 0.65  # the default chain's language ID threshold (pipelines/configs/default.yaml)
+# Retention each good kind must keep on the calib split. Pages of prose, documentation, forums, products and
+# services: 97%. WCXB's listing and collection pages (search results, category grids, link lists of titles) are made
+# as link farms, directories and navigation pages are made, and carry the least text worth training on: 90% (at 97%
+# one listing page out of 21, scored 0.015, set the threshold for everything, and the model then dropped half of the
+# development junk it drops at 90%; bench/filters_quality.py reports their retention on the eval split).
+KIND_RETENTION = {"wcxb.listing": 0.90, "wcxb.collection": 0.90}
+DEFAULT_RETENTION = 0.97
+OVERALL_RETENTION = 0.98
+MIN_KIND_PAGES = 5  # a kind with fewer calib pages in a length bucket does not set that bucket's threshold
+SEED = 0
+# The generators name the same families differently (gen_a: filters/junk.py and filters/junk_web.py, the names used
+# here; gen_b: bench/junk_set.py; gen_c: bench/junk_eval.py). gen_c's scraped_mashup (real sentences of unrelated
+# texts stitched together) is a family of its own: its pages are made as the real-prose pages are.
+_FAMILY = {"gen_b.cookie_subscription_wall": "wall", "gen_b.seo_spun_text": "seo_text",
+           "gen_c.word_salad": "bare_words", "gen_c.doorway_pages": "doorway",
+           "gen_c.auto_generated_listing": "data_listing", "gen_c.error_or_soft404": "error_page",
+           "gen_c.navigation_only": "navigation", "gen_c.fake_reviews_or_ads": "ad_copy", "gen_c.gate_or_wall": "wall",
+           "gen_c.placeholder_content": "lorem_ipsum"}
+
+
+def junk_family(family: str) -> str:
+    """A junk item's family under one name across generators (``gen_b.cookie_subscription_wall`` -> ``wall``)."""
+    return _FAMILY.get(family, family.split(".", 1)[-1])
+
+
+def good_kind(family: str) -> str:
+    """The kind a good page counts under: a WCXB page type, ``docs`` or ``prose``."""
+    group = family.split(".", 1)[0]
+    return family if group == "wcxb" else group
+
+
+def load(splits: tuple[str, ...] = ("train", "calib"), eval_junk: bool = False, final: bool = False) -> pd.DataFrame:
+    """The corpus items of ``splits`` as the pipeline's steps see them (text, lang), with their features; with
+    ``eval_junk`` also the junk of the eval split (for the leave-one-family-out table, never for training), with
+    ``final`` including the final evaluation set (bench/junk_final.py)."""
+    items = corpus(("train", "calib", "eval") if eval_junk else splits, gen_d=final)
+    df = extracted(items)
+    df = df[df["text"].notna() & df["split"].isin(splits) | (eval_junk & (df["label"] == 0) & (df["split"] == "eval")
+                                                             & df["text"].notna())].copy()
+    df["kind"] = [good_kind(f) if label else junk_family(f) for f, label in zip(df["family"], df["label"], strict=True)]
+    # What the model never meets: prose pages that language ID drops (a language lid.176 does not know, or one it
+    # cannot tell from its neighbours, on a host with no confident page to lend its language) - learning them as good
+    # taught the model that text reading as no language at all may be good. And gen_c's scraped_mashup (see _FAMILY).
+    unseen = (df["kind"] == "prose") & (df["lang_score"] < LANGID_MIN_SCORE)
+    df = df[~unseen & (df["kind"] != "scraped_mashup")]
+    started = time.perf_counter()
+    links = [None if v != v else v for v in df["link_density"].tolist()]  # NaN (text inputs) -> None
+    df["x"] = list(features(df["text"].tolist(), df["lang"].tolist(), links, df["lang_score"].tolist()))
+    print(f"features of {len(df)} texts in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return df.reset_index(drop=True)
+
+
+def weights(df: pd.DataFrame) -> np.ndarray:
+    """Every good kind alike and every junk family alike; the classes weigh the same."""
+    w = np.zeros(len(df))
+    for label in (0, 1):
+        part = df["label"] == label
+        kinds = df.loc[part, "kind"].value_counts()
+        for kind, n in kinds.items():
+            w[(part & (df["kind"] == kind)).to_numpy()] = 1.0 / (n * len(kinds))
+    return w * len(df) / w.sum()
+
+
+def choose_threshold(scores: np.ndarray, kinds: list[str]) -> tuple[float, dict[str, float]]:
+    """The highest threshold keeping ``KIND_RETENTION`` of every kind (with ``MIN_KIND_PAGES`` pages or more) and
+    ``OVERALL_RETENTION`` of all; and the share of each kind it keeps."""
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for s, k in zip(scores, kinds, strict=True):
+        by_kind[k].append(float(s))
+    limits = [float(np.quantile(v, 1 - KIND_RETENTION.get(k, DEFAULT_RETENTION), method="lower"))
+              for k, v in by_kind.items() if len(v) >= MIN_KIND_PAGES]
+    limits.append(float(np.quantile(scores, 1 - OVERALL_RETENTION, method="lower")))
+    threshold = min(limits)
+    kept = {k: round(float(np.mean(np.asarray(v) >= threshold)), 4) for k, v in sorted(by_kind.items())}
+    return threshold, kept
+
+
+def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, Any]:
+    """A model on the train split (without junk family ``leave_out``), its thresholds on the calib split: one for
+    texts of ``SHORT_PROSE_WORDS`` words of prose or more, one for shorter texts."""
+    train = df[(df["split"] == "train") & (df["kind"] != leave_out) if leave_out else (df["split"] == "train")]
+    model = fit(inputs(np.stack(train["x"].to_numpy())), train["label"].to_numpy(), SEED, sample_weight=weights(train))
+    calib = df[df["split"] == "calib"]
+    xc = np.stack(calib["x"].to_numpy())
+    scores = model.predict_proba(inputs(xc))[:, 1]
+    good = (calib["label"] == 1).to_numpy()
+    long = prose_words(xc) >= SHORT_PROSE_WORDS
+    out: dict[str, Any] = {}
+    for name, part in (("long", long), ("short", ~long)):
+        threshold, kept = choose_threshold(scores[good & part], calib.loc[good & part, "kind"].tolist())
+        junk = {k: round(float(np.mean(scores[(calib["kind"] == k).to_numpy() & ~good & part] < threshold)), 4)
+                for k in sorted(set(calib.loc[~good & part, "kind"]))}
+        out[name] = (threshold, {"good_kept": kept, "junk_dropped": junk, "good_pages": int((good & part).sum())})
+    counts = train.groupby(["label", "kind"]).size()
+    trained_on = "; ".join(f"{'good' if label else 'junk'} {kind} {n}" for (label, kind), n in counts.items())
+    exceptions = ", ".join(f"{k} {v}" for k, v in KIND_RETENTION.items())
+    source = (f"on the calib split's real good pages ({out['long'][1]['good_pages']} with >= {SHORT_PROSE_WORDS} "
+              f"words of prose, {out['short'][1]['good_pages']} shorter, each set on its own): the highest score "
+              f"keeping >= {DEFAULT_RETENTION} of every good kind ({exceptions}) and >= {OVERALL_RETENTION} of all "
+              "(scripts/train_quality_model.py)")
+    return {"model": model, "threshold": round(out["long"][0], 4), "short_threshold": round(out["short"][0], 4),
+            "short_words": SHORT_PROSE_WORDS, "threshold_source": source, "trained_on": trained_on,
+            "calibration": {"long": out["long"][1], "short": out["short"][1]}, "left_out": leave_out}
+
+
+def dropped(bundle: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    """Which rows of a ``features`` matrix the bundle's model drops at its thresholds."""
+    scores = bundle["model"].predict_proba(inputs(x))[:, 1]
+    limits = np.where(prose_words(x) >= bundle["short_words"], bundle["threshold"], bundle["short_threshold"])
+    return scores < limits
+
+
+def lofo(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Leave one junk family out: the family's eval pages dropped by a model that never saw it, and by the full one."""
+    full = train_bundle(df)
+    out = {}
+    for family in sorted(set(df.loc[(df["label"] == 0) & (df["split"] == "train"), "kind"])):
+        held = df[(df["split"] == "eval") & (df["kind"] == family)]
+        if held.empty:
+            continue
+        bundle = train_bundle(df, leave_out=family)
+        row: dict[str, Any] = {"threshold_without": bundle["threshold"],
+                               "short_threshold_without": bundle["short_threshold"]}
+        for source, part in held.groupby(held["family"].str.split(".").str[0]):
+            x = np.stack(part["x"].to_numpy())
+            without = float(np.mean(dropped(bundle, x)))
+            with_it = float(np.mean(dropped(full, x)))
+            row[source] = {"pages": len(part), "dropped_without_family": round(without, 4),
+                           "dropped_full_model": round(with_it, 4)}
+            print(f"lofo {family:<22} {source:<12} pages {len(part):>5}  dropped without it {without:.3f}  "
+                  f"full {with_it:.3f}", file=sys.stderr)
+        out[family] = row
+    return out
+
+
+def rules_report(df: pd.DataFrame) -> dict[str, Any]:
+    """Validation of filters/junk_rules.py's drops: on how many good pages of the train and calib splits each rule at
+    its default threshold fires (by kind; it must be none for a rule that drops), and what share of each junk family
+    it drops."""
+    from filters.junk_rules import ClearJunk
+    from filters.signals import NAMES
+
+    step = ClearJunk()
+    fired = [{reason for reason, _ in step.rules(tuple(x[:len(NAMES)]))} for x in df["x"]]
+    report: dict[str, Any] = {}
+    for reason in step.reasons:
+        hit = np.array([reason in f for f in fired])
+        good = df["label"].to_numpy() == 1
+        on_good = df.loc[hit & good].groupby("kind").size().to_dict()
+        junk = df.loc[~good].assign(hit=hit[~good]).groupby("kind")["hit"].mean().round(3)
+        report[reason] = {"drops": reason in step.drop, "good_pages_fired": int((hit & good).sum()),
+                          "good_by_kind": on_good, "junk_dropped": junk[junk > 0].to_dict()}
+        print(f"rule {reason:<20} drops={reason in step.drop!s:<5} fires on {int((hit & good).sum())} good pages "
+              f"{on_good}", file=sys.stderr)
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=DEFAULT_MODEL)
+    parser.add_argument("--lofo", action="store_true", help="also the leave-one-family-out table")
+    parser.add_argument("--rules", action="store_true", help="also validate filters/junk_rules.py's thresholds")
+    parser.add_argument("--final", action="store_true",
+                        help="include the final evaluation junk (bench/junk_final.py) in the --lofo table")
+    parser.add_argument("--json", type=Path, help="write the report here")
+    args = parser.parse_args()
+    df = load(eval_junk=args.lofo, final=args.final)
+    bundle = train_bundle(df)
+    save_bundle(bundle, args.output)
+    report: dict[str, Any] = {k: v for k, v in bundle.items() if k != "model"}
+    print(json.dumps(report, indent=1))
+    if args.rules:
+        report["rules"] = rules_report(df[df["split"].isin(["train", "calib"])])
+    if args.lofo:
+        report["lofo"] = lofo(df)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
