@@ -291,8 +291,10 @@ def boilerplate_items(root: Path = wcxb.WCXB_DEV, seed: int = 0) -> Iterator[Ite
                 chunk.append(line)
                 words += len(line.split())
             if (words >= target or line is None) and words >= 30:
+                # a host of its own per source page: the chunks are not pages of the real site, and host-level steps
+                # must not count them as its pages
                 yield Item(_id("boilerplate", page.id, str(n)), "boilerplate", 0, split_of(wcxb.site_of(url)),
-                           f"{url}#boilerplate-{n}", text="\n".join(chunk))
+                           f"https://boilerplate-{page.id}.example/{n}", text="\n".join(chunk))
                 chunk, words, target, n = [], 0, rng.randint(30, 400), n + 1
 
 

@@ -157,3 +157,38 @@ def test_interleaved_documents_take_their_hosts_language(tmp_path: Path) -> None
     out = pa.concat_tables(list(stage.run(LocalDataset([to_table(docs, "interleaved")])).tables()))
     rows = {r.id: r for r in from_table(out)}
     assert (rows["c"].dropped_by, rows["c"].lang, rows["c"].lang_source) == (None, "en", "host")
+
+
+# -- host-level quality (filters/quality_hosts.py) -----------------------------------------------------------------
+
+def _judged(host: str, n: int, junk: int, prefix: str) -> list[Document]:
+    """``n`` pages of ``host`` as the quality steps leave them: ``junk`` dropped by the model, the rest alive."""
+    return [Document(id=f"{prefix}{i}", url=f"https://{host}/{i}", source="s", text=EN, lang="en",
+                     dropped_by="quality_model.low_quality" if i < junk else None) for i in range(n)]
+
+
+def test_pages_of_a_host_whose_other_pages_are_mostly_junk_go_too(tmp_path: Path) -> None:
+    from filters.quality_hosts import HostQuality
+
+    docs = (_judged("spam.example", 8, 6, "s") + _judged("good.example", 8, 1, "g")
+            + _judged("small.example", 4, 3, "m"))
+    docs.append(Document(id="late", url="https://spam.example/late", source="s", dropped_by="extract.no_text"))
+    docs.append(Document(id="nourl", url=None, source="s", text=EN))
+    stage = HostQuality()
+    stage.bind()
+    stage.bind_state(str(tmp_path / "st"), "w1", set())
+    rows = {r.id: r for r in from_table(pa.concat_tables(list(
+        stage.run(LocalDataset([to_table(docs, "document")])).tables())))}
+    assert {rows[f"s{i}"].dropped_by for i in (6, 7)} == {"host_quality.junk_host"}
+    assert rows["s6"].drop_detail == "spam.example: 6 of 7 other pages junk" and rows["s6"].text is None
+    assert rows["s0"].dropped_by == "quality_model.low_quality"  # a page's own verdict stays
+    assert all(rows[f"g{i}"].dropped_by is None for i in range(1, 8))  # a good host keeps its pages
+    assert rows["m3"].dropped_by is None  # three other pages decide nothing
+    assert rows["late"].dropped_by == "extract.no_text" and rows["nourl"].dropped_by is None
+    # the next wave counts this one's pages once it is committed
+    later = HostQuality()
+    later.bind()
+    later.bind_state(str(tmp_path / "st"), "w2", {"w1"})
+    rows = {r.id: r for r in from_table(pa.concat_tables(list(later.run(LocalDataset([to_table(
+        [Document(id="new", url="https://spam.example/new", source="s", text=EN)], "document")])).tables())))}
+    assert rows["new"].dropped_by == "host_quality.junk_host"
