@@ -2,11 +2,14 @@
 
 The data is the ``eval`` split of the quality corpus (bench/quality_corpus.py): WCXB dev pages of sites the model
 never saw, the news pages of extraction_bench, whole documentation sites held out (scikit-image's Sphinx site with
-its code-example gallery, SciPy's API reference, GIMP's Japanese manual, the Debian Reference in Chinese), real prose
-in 75 languages, WCXB's real non-content text, bench/junk_set.py drawn with another seed, and bench/junk_eval.py's
-families (an independent generator, never used for training or for a threshold). Each chain runs once over all of
-it as ``winnow run CHAIN --local --annotate`` (HTML pages in a WARC, text documents in a JSONL), so extraction, the
-host-level language step and every filter take part; a page counts as kept when its document reaches out/text.
+its code-example gallery, SciPy's API reference, GIMP's Japanese manual, the Debian Reference in Chinese), real
+prose in 75 languages, WCXB's real non-content text, the junk of bench/junk_set.py (``gen_b``) and
+bench/junk_eval.py (``gen_c``) drawn with the seed that training does not use (development evaluation: the same
+generators' other seed trains the model), and bench/junk_final.py's families (``gen_d``: a fourth generator, written
+after the others and apart from the quality code, never trained, tuned or chosen on; ``--no-final`` leaves it out).
+Each chain runs once over all of it as ``winnow run CHAIN --local --annotate`` (HTML pages in a WARC, text documents
+in a JSONL), so extraction, the host-level language step and every filter take part; a page counts as kept when its
+document reaches out/text.
 
 Also reported:
 
@@ -123,6 +126,12 @@ def lofo_markdown(table: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def step_seconds(out: Path) -> dict[str, float]:
+    """Wall seconds per step of the run's last invocation (stats.json), to show where a chain spends its time."""
+    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    return {s["step"]: round(float(s["seconds"]), 1) for s in stats.get("steps") or [] if "seconds" in s}
+
+
 def caption_pages() -> list[Item]:
     """scikit-image's site (eval split) with every gallery image's alt replaced by its file's path."""
     import lxml.html
@@ -186,8 +195,10 @@ def main() -> int:
             run_chain(chain, inputs, out)
             seconds = time.perf_counter() - started
             df = fates(items, out)
-            results[chain] = report(df) | {"seconds": round(seconds, 1), "items": len(df)}
-            print(f"{chain}: {len(df)} items in {seconds:.0f} s", flush=True)
+            steps = step_seconds(out)
+            results[chain] = report(df) | {"seconds": round(seconds, 1), "items": len(df), "step_seconds": steps}
+            slowest = ", ".join(f"{name} {secs:.1f}" for name, secs in sorted(steps.items(), key=lambda x: -x[1])[:6])
+            print(f"{chain}: {len(df)} items in {seconds:.0f} s; slowest steps (s): {slowest}", flush=True)
             if args.captions:
                 results[chain]["captions"] = caption_check(chain, tmp)
                 print(f"{chain} captions: {results[chain]['captions']}", flush=True)
