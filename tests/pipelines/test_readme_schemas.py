@@ -1,4 +1,5 @@
-"""The README's "Output schemas, column by column" names every column of every output, and no other."""
+"""The user guide's "Output schemas, column by column" (docs/guide.md) names every column of every output, and no
+other."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from pathlib import Path
 
 from pipelines.records import COMMON_NAMES, OUTPUT_DIRS, TAIL_NAMES, schema_of
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
 
 
 def _documented() -> dict[str, set[str]]:
-    section = README.read_text().split("## Output schemas, column by column", 1)[1].split("\n## ", 1)[0]
+    section = GUIDE.read_text().split("## Output schemas, column by column", 1)[1].split("\n## ", 1)[0]
     tables: dict[str, set[str]] = {}
     current = "common"
     for line in section.splitlines():
