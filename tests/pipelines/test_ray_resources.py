@@ -14,6 +14,9 @@ ray_data = pytest.importorskip("pipelines.ray_data")
 def cpus(monkeypatch: pytest.MonkeyPatch):
     def set_cpus(n: float, actor_steps: int) -> None:
         monkeypatch.setattr(ray_data.ray, "cluster_resources", lambda: {"CPU": float(n)})
+        # one node, as the embedded Ray: without this the count asks a running Ray, and passes only after a test
+        # that left one running
+        monkeypatch.setattr(ray_data, "_cpu_nodes", lambda: 1)
         ray_data.plan_actor_steps(actor_steps)
 
     yield set_cpus
