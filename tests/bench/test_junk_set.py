@@ -34,6 +34,7 @@ def test_same_seed_same_set(docs: list[dict]) -> None:
     assert junk_set(per_class=PER_CLASS, seed=0) == docs
 
 
+@pytest.mark.slow
 def test_same_seed_same_set_in_another_process() -> None:
     """No dependence on hash randomisation or on anything else that changes between runs."""
     code = ("import hashlib, json; from bench.junk_set import junk_set; "

@@ -43,7 +43,7 @@ def test_a_crawl_uploads_its_warc_files_and_stats_and_a_run_reads_them(s3, tmp_p
     assert run_stats["steps"][0]["in"] == n  # every page the crawl stored, read from the bucket
 
 
-def test_a_crawl_into_a_missing_bucket_is_refused_at_once(tmp_path: Path) -> None:
+def test_a_crawl_into_a_missing_bucket_is_refused_at_once(s3, tmp_path: Path) -> None:  # s3: a server that answers
     done = subprocess.run([WINNOW, "crawl", "http://127.0.0.1:9/", "--output", "s3://no-such-bucket-y/crawl",
                            "--staging", str(tmp_path / "s"), "--allow-private", *FAST], capture_output=True,
                           text=True, timeout=60)

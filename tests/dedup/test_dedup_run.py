@@ -104,6 +104,7 @@ def test_ray_gives_identical_rows(corpora, local_runs, tmp_path, ray_local):
     assert step_counts(r1["steps"]) == step_counts(s1["steps"]) and step_counts(r2["steps"]) == step_counts(s2["steps"])
 
 
+@pytest.mark.slow
 def test_dedup_against_an_output_in_a_bucket_as_against_a_local_one(corpora, local_runs, s3):
     """Both runs in the S3 test server (pipelines/storage.py): the second drops what the first kept, reading the
     first's MinHash and exact-dedup indexes from the bucket, as the local runs do from disk."""

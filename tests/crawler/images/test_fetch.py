@@ -384,6 +384,7 @@ class FailsFirst:
         return png(self.seed)
 
 
+@pytest.mark.slow
 def test_resume_with_retry_failed_fetches_temporary_failures_again_and_only_those(tmp_path, capsys):
     routes = {"/robots.txt": Route(body="", content_type="text/plain"), "/ok.png": png(1),
               "/flaky.png": FailsFirst(2), "/missing.png": Route(status=404, body="no")}
@@ -406,6 +407,7 @@ def test_resume_with_retry_failed_fetches_temporary_failures_again_and_only_thos
     assert "--resume" in refused(capsys, out, tmp_path / "new", "--allow-private", "--retry-failed")
 
 
+@pytest.mark.slow
 def test_resume_with_another_resize_is_refused(tmp_path, capsys):
     with SiteServer(routes={"/robots.txt": Route(body="", content_type="text/plain"), "/a.png": png(1)}) as site:
         out = write_output(tmp_path / "out", [pair("a", site.url("/a.png"))])

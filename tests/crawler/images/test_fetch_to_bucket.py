@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from crawler.site_server import Route, SiteServer
 from pipelines import storage
 from tests.crawler.images.helpers import make_image, pair, run_fetch, write_output
 
 
+@pytest.mark.slow
 def test_a_fetch_into_a_bucket_uploads_its_shards_and_stats(s3, tmp_path: Path) -> None:
     bucket = s3.bucket()
     routes = {"/robots.txt": Route(body="", content_type="text/plain"),

@@ -43,6 +43,7 @@ def site():
     server.stop()
 
 
+@pytest.mark.slow
 def test_a_run_fetches_and_accounts_for_every_pair(site: SiteServer, tmp_path: Path) -> None:
     first = write_output(tmp_path / "first", [
         pair("p1", site.url("/a.png")), pair("p2", site.url("/b.jpg")), pair("p3", site.url("/private/c.png")),
@@ -70,6 +71,7 @@ def test_a_run_fetches_and_accounts_for_every_pair(site: SiteServer, tmp_path: P
     assert not [h for h in site.hits if h.path.startswith("/private/")]
 
 
+@pytest.mark.slow
 def test_a_rerun_after_the_fetch_fetches_nothing_again(site: SiteServer, tmp_path: Path) -> None:
     first = write_output(tmp_path / "first", [pair("p1", site.url("/a.png")), pair("p2", site.url("/b.jpg"))])
     config = tmp_path / "images.yaml"
