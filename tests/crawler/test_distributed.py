@@ -207,7 +207,9 @@ def test_interrupt_then_resume_continues_each_worker(tmp_path):
     out = tmp_path / "crawl"
     servers = start_sites(delay=0.05)
     try:
-        cmd = distributed_cmd(servers, out, "-s", "DOWNLOAD_DELAY=1")
+        # 2 s per host: a worker's 16 pages take 16 s, time enough for the interrupt to land mid-crawl on a loaded
+        # machine (at 1 s both workers finished before it arrived, under a load of 10 on 2 cores)
+        cmd = distributed_cmd(servers, out, "-s", "DOWNLOAD_DELAY=2")
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         wait_for_worker_pages(out, 3)
         os.kill(proc.pid, signal.SIGINT)  # the driver alone: it stops each worker's crawl as Ctrl-C does
