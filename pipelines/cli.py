@@ -7,6 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
+from pipelines.cli_args import settings
 from pipelines.config import BUNDLED, ConfigError, load_config
 from pipelines.runner_options import run_options_problem
 
@@ -277,13 +278,11 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
             print(f"winnow crawl: cannot read seed file: {exc}", file=sys.stderr)
             return 2
         seeds += [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-    overrides = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            print(f"winnow crawl: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        overrides[key] = value
+    try:
+        overrides = settings(args.set)
+    except ValueError as exc:
+        print(f"winnow crawl: {exc}", file=sys.stderr)
+        return 2
     output, upload_to = Path(args.output), None
     if _is_remote(args.output):
         if args.workers is not None or args.address:

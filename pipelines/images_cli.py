@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from pipelines.cli_args import settings
+
 
 def add_images_parsers(sub: argparse._SubParsersAction) -> None:
     """`winnow images ACTION`: the image lane over a `winnow run` output folder."""
@@ -72,13 +74,11 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from crawler.images.run import FetchError, FetchOptions, fetch, summary
 
-    overrides = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            print(f"winnow images fetch: -s expects KEY=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        overrides[key] = value
+    try:
+        overrides = settings(args.set)
+    except ValueError as exc:
+        print(f"winnow images fetch: {exc}", file=sys.stderr)
+        return 2
     upload_to = None
     output = Path(args.output)
     if _is_remote(args.output):  # fetched into a local staging folder, uploaded when the fetch ends (_upload)
