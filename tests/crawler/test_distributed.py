@@ -191,6 +191,14 @@ def test_winnow_run_reads_the_worker_folders(two_worker_crawl, tmp_path):
     assert {urlsplit(u).hostname for u in docs["url"]} == {urlsplit(s.base).hostname for s in servers}
 
 
+def _sigint_as_at_a_terminal() -> None:
+    """In the child before exec: SIGINT handled as a user's terminal leaves it. A suite started in the background
+    by a non-interactive shell (``tests &``) has SIGINT ignored, which every child inherits, and Python then installs
+    no KeyboardInterrupt handler: the interrupt would never reach the command."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def wait_for_worker_pages(out: Path, n: int, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -210,7 +218,8 @@ def test_interrupt_then_resume_continues_each_worker(tmp_path):
         # 2 s per host: a worker's 16 pages take 16 s, time enough for the interrupt to land mid-crawl on a loaded
         # machine (at 1 s both workers finished before it arrived, under a load of 10 on 2 cores)
         cmd = distributed_cmd(servers, out, "-s", "DOWNLOAD_DELAY=2")
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=_sigint_as_at_a_terminal)
         wait_for_worker_pages(out, 3)
         os.kill(proc.pid, signal.SIGINT)  # the driver alone: it stops each worker's crawl as Ctrl-C does
         _, err = proc.communicate(timeout=120)
