@@ -72,6 +72,18 @@ def _lengths(table: pa.Table) -> list[int]:
             for segs in table.column("segments").to_pylist()]
 
 
+def thin_tombstones(table: pa.Table, step: str) -> pa.Table:
+    """The rows ``step`` dropped with their text and segments emptied: a host-level stage's tombstones, as a Step's
+    drops are (the reason and the scores stay, the bulk goes)."""
+    mine = pc.starts_with(pc.fill_null(table.column("dropped_by"), ""), f"{step}.")
+    for name in ("text", "segments"):
+        if name in table.column_names:
+            col = table.schema.get_field_index(name)
+            table = table.set_column(col, table.schema.field(col), pc.if_else(
+                mine, pa.scalar(None, table.schema.field(col).type), table.column(col)))
+    return table
+
+
 class HostLanguage(Stage):
     default_name = "host_langid"
 
@@ -188,12 +200,7 @@ class HostLanguage(Stage):
         """
         self._persist(table)
         if not self.annotate:  # rows dropped here travel on as thin tombstones
-            mine = pc.starts_with(pc.fill_null(table.column("dropped_by"), ""), f"{self._name()}.")
-            for name in ("text", "segments"):
-                if name in table.column_names:
-                    col = table.schema.get_field_index(name)
-                    table = table.set_column(col, table.schema.field(col), pc.if_else(
-                        mine, pa.scalar(None, table.schema.field(col).type), table.column(col)))
+            table = thin_tombstones(table, self._name())
         return table.drop_columns([KEY])
 
     def _persist(self, table: pa.Table) -> None:

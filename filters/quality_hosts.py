@@ -27,9 +27,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from filters.langid_hosts import host_of
+from filters.langid_hosts import host_of, thin_tombstones
 from filters.text import check_kind, check_number
 from pipelines import storage
 from pipelines.step import Stage
@@ -102,12 +101,7 @@ class HostQuality(Stage):
         """Persist this block's counts, thin this stage's tombstones, drop the key (per block: counts add up)."""
         self._persist(table)
         if not self.annotate:
-            mine = pc.starts_with(pc.fill_null(table.column("dropped_by"), ""), f"{self._name()}.")
-            for name in ("text", "segments"):
-                if name in table.column_names:
-                    col = table.schema.get_field_index(name)
-                    table = table.set_column(col, table.schema.field(col), pc.if_else(
-                        mine, pa.scalar(None, table.schema.field(col).type), table.column(col)))
+            table = thin_tombstones(table, self._name())
         return table.drop_columns([KEY])
 
     def _persist(self, table: pa.Table) -> None:
