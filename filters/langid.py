@@ -27,6 +27,12 @@ the text that is code is written to ``code_ratio``. On plain prose the input is 
 the label and score are lid.176's (bench/filters_fidelity.py checks this on langid_dev.jsonl);
 ``prose_only: false`` scores the whole text.
 
+``macrolanguages: true`` makes ``lang_score`` the probability of the label's macrolanguage (the sum over the labels
+lid.176 writes it under: Serbo-Croatian as sh/hr/bs/sr, Norwegian as no/nn, Malay as ms/id/min: langid_macro.py),
+so that a threshold asks whether the model is sure of the language, not of one of its spellings. The label stays
+lid.176's top one. Off by default (the anchors' thresholds were set on lid.176's own scores); the default chain
+turns it on.
+
 The host-level language distribution (domain-level language ID) is ``filters.langid_hosts.HostLanguage``.
 """
 
@@ -38,6 +44,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from filters.langid_macro import TOP_K, macro_score
 from filters.parts import split
 from filters.text import ALL_KINDS, TEXT_KINDS, check_kind, main_text
 from pipelines.records import Document
@@ -101,17 +108,20 @@ def normalise(text: str | None) -> str:
     return line.encode("utf-8", "replace").decode("utf-8")
 
 
-def _predict(lines: list[str]) -> list[tuple[str, float]]:
-    """Language and score for each normalised line, in one model call; "" -> (und, 0.0)."""
+def _predict(lines: list[str], macrolanguages: bool = False) -> list[tuple[str, float]]:
+    """Language and score for each normalised line, in one model call; "" -> (und, 0.0). With ``macrolanguages``
+    the score is that of the label's macrolanguage (filters/langid_macro.py); the label stays lid.176's top one."""
     out = [(UNDETERMINED, 0.0)] * len(lines)
     todo = [i for i, line in enumerate(lines) if line]
     if not todo:
         return out
-    labels, probs = get_model().predict([lines[i] for i in todo], k=1)
+    labels, probs = get_model().predict([lines[i] for i in todo], k=TOP_K if macrolanguages else 1)
     for i, label, prob in zip(todo, labels, probs, strict=True):
         if label:
+            codes = [code.removeprefix(LABEL_PREFIX) for code in label]
+            score = macro_score(codes, [float(p) for p in prob]) if macrolanguages else float(prob[0])
             # The softmax can come out a hair above 1 (1.00007 seen); scores are probabilities.
-            out[i] = (label[0].removeprefix(LABEL_PREFIX), min(float(prob[0]), 1.0))
+            out[i] = (codes[0], min(score, 1.0))
     return out
 
 
@@ -138,9 +148,9 @@ def scored_text(text: str, prose_only: bool = True) -> tuple[str, float]:
     return prose, parts.code_ratio
 
 
-def detect_prose(texts: list[str]) -> list[tuple[str, float]]:
+def detect_prose(texts: list[str], macrolanguages: bool = False) -> list[tuple[str, float]]:
     """``(language, score)`` of each text as ``LanguageID`` scores it: on the prose, in one model call."""
-    return _predict([normalise(scored_text(t)[0]) for t in texts])
+    return _predict([normalise(scored_text(t)[0]) for t in texts], macrolanguages)
 
 
 def detect(text: str) -> tuple[str, float]:
@@ -155,11 +165,13 @@ class LanguageID(Step):
     default_name = "langid"
 
     def __init__(self, languages: list[str] | None = None, min_score: float = 0.0, kind: str = "document",
-                 prose_only: bool = True) -> None:
+                 prose_only: bool = True, macrolanguages: bool = False) -> None:
         self.input_kind = check_kind(kind, ALL_KINDS)
-        if not isinstance(prose_only, bool):
-            raise ValueError(f"prose_only must be a bool, got {prose_only!r}")
+        for name, value in (("prose_only", prose_only), ("macrolanguages", macrolanguages)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be a bool, got {value!r}")
         self.prose_only = prose_only
+        self.macrolanguages = macrolanguages
         # Validated here because config loading instantiates every step at start-up: a wrong
         # value in the YAML fails before any data moves.
         if languages is not None:
@@ -194,7 +206,7 @@ class LanguageID(Step):
             for record, (_, code_ratio) in zip(records, scored, strict=True):
                 record.code_ratio = round(code_ratio, 4)
             texts = [t for t, _ in scored]
-        results = _predict([normalise(t) for t in texts])
+        results = _predict([normalise(t) for t in texts], self.macrolanguages)
         out: list[Document | Drop] = []
         for record, (lang, score) in zip(records, results, strict=True):
             record.lang = lang

@@ -206,6 +206,8 @@ def test_step_pickles_before_and_after_setup() -> None:
         ({"languages": ["EN"]}, "languages"),
         ({"languages": ["en", 3]}, "languages"),
         ({"languages": {"en": 1}}, "languages"),
+        ({"macrolanguages": "yes"}, "macrolanguages"),
+        ({"prose_only": 1}, "prose_only"),
     ],
 )
 def test_bad_arguments_fail_at_construction(kwargs: dict[str, Any], arg: str) -> None:
@@ -217,3 +219,41 @@ def test_unknown_language_code_fails_at_setup() -> None:
     step = LanguageID(languages=["en", "xx"])
     with pytest.raises(ValueError, match="xx"):
         step.setup()
+
+
+# Croatian news prose (hand-written for this test): lid.176 splits it between hr, sh, bs and sr.
+HR = ("Vlada je u četvrtak predstavila prijedlog zakona o obnovi željezničke pruge između Zagreba i Rijeke. "
+      "Ministar je rekao da će radovi početi sljedeće godine i trajati najmanje pet godina. "
+      "Gradonačelnici obaju gradova pozdravili su odluku, ali traže da se prvo obnove kolodvori.")
+
+
+def test_macrolanguage_score_sums_the_members_lid176_names() -> None:
+    (labels,), (probs,) = get_model().predict([normalise(HR)], k=4)
+    codes = [label.removeprefix(langid.LABEL_PREFIX) for label in labels]
+    members = [p for c, p in zip(codes, probs, strict=True) if c in {"sh", "hr", "bs", "sr"}]
+    assert codes[0] in {"sh", "hr", "bs", "sr"} and len(members) >= 2, codes
+    step = LanguageID(macrolanguages=True)
+    (record,) = step.process_batch([doc("hr", HR)])
+    plain = LanguageID().process_batch([doc("hr", HR)])[0]
+    assert record.lang == plain.lang == codes[0]
+    assert plain.lang_score == pytest.approx(float(probs[0]))
+    assert record.lang_score == pytest.approx(min(sum(members), 1.0))
+    assert record.lang_score > plain.lang_score + 0.05
+
+
+def test_macrolanguages_leave_other_languages_alone() -> None:
+    texts = [EN, FR, DE, ""]
+    on = LanguageID(macrolanguages=True).process_batch([doc(str(i), t) for i, t in enumerate(texts)])
+    off = LanguageID().process_batch([doc(str(i), t) for i, t in enumerate(texts)])
+    assert [(r.lang, r.lang_score) for r in on] == [(r.lang, r.lang_score) for r in off]
+
+
+def test_macro_score_arithmetic() -> None:
+    from filters.langid_macro import MACROLANGUAGE_OF, macro_score
+
+    assert macro_score(["hr", "sh", "en", "sr"], [0.4, 0.3, 0.1, 0.1]) == pytest.approx(0.8)
+    assert macro_score(["nn", "sv", "no"], [0.6, 0.2, 0.15]) == pytest.approx(0.75)
+    assert macro_score(["en", "sco"], [0.5, 0.4]) == 0.5  # Scots is not a member of an English macrolanguage
+    assert macro_score([], []) == 0.0
+    labels = {label.removeprefix(langid.LABEL_PREFIX) for label in get_model().get_labels()}
+    assert set(MACROLANGUAGE_OF) <= labels  # every member is a label lid.176 can give
