@@ -1,7 +1,7 @@
 """Wall time and peak memory of `winnow run default`, local runner vs embedded Ray, side by side.
 
 Inputs (all offline):
-- ``sample``: the bundled demo-site WARC (``python -m pipelines.sample``), what the README's demo runs;
+- ``sample``: the bundled demo-site WARC (``python -m pipelines.app.sample``), what the README's demo runs;
 - ``shared``: ``../shared/data/warc/*.warc.gz`` (a 2014 iana.org crawl and a Common Crawl capture);
 - ``news60``: the 60 real news/blog pages of ``../shared/data/extraction_bench`` packed into one WARC.
 
@@ -71,7 +71,7 @@ def main() -> int:
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="winnow-bench-"))
     try:
-        subprocess.run([sys.executable, "-m", "pipelines.sample", str(work / "sample.warc.gz")], check=True,
+        subprocess.run([sys.executable, "-m", "pipelines.app.sample", str(work / "sample.warc.gz")], check=True,
                        capture_output=True)
         inputs = {
             "sample": [str(work / "sample.warc.gz")],

@@ -6,7 +6,8 @@ and the crawl never leaves its seeds' hosts (``spider.allowed_hosts``), so a hos
 slot, Retry-After pauses, the host error budget) and its robots.txt cache live in one process, as in a plain crawl.
 The hash is on the host name without the port, like ``allowed_hosts`` and Scrapy's download slots.
 
-Each actor runs one ordinary ``winnow crawl`` of its share in a subprocess: a Twisted reactor cannot be started
+Each actor runs one ordinary crawl of its share (``crawler.run.crawl`` with the options ``winnow crawl`` would
+give it, read from ``worker-K/.crawl/options.json``) in a subprocess: a Twisted reactor cannot be started
 twice in a process, and a subprocess keeps a crawl's memory and crashes away from the Ray worker. The actor waits for
 it and returns its exit status, the tail of its stderr and its ``crawl-stats.json`` (returned rather than read by
 the driver, so that on a cluster the stats need no shared file system; the WARC files stay where the worker ran).
@@ -28,6 +29,7 @@ whose hosts run out leaves the rest of its share unused). Every other option is 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -43,10 +45,11 @@ from urllib.parse import urlsplit
 
 from crawler.frontier.seeds import split_seeds
 from crawler.report import STATS_FILE
-from crawler.run import CrawlConfigError, CrawlOptions, build_settings
+from crawler.run import CrawlConfigError, CrawlOptions, build_settings, crawl
 from crawler.spider import JOURNAL
 
 WORKERS_FILE = Path(".crawl") / "workers.json"
+OPTIONS_FILE = "options.json"  # a worker's CrawlOptions, in its .crawl/ folder (its crawl subprocess reads them)
 HASH_NAME = "crc32(lower-cased host) % N"
 STDERR_TAIL = 4000  # characters of a failed worker's stderr shown to the user
 # Keys of a worker's crawl-stats.json that are not counters: summing them would mean nothing.
@@ -96,23 +99,12 @@ def split_max_pages(max_pages: int, hosts: dict[int, int]) -> dict[int, int]:
     return {k: max(1, v) for k, v in out.items()}
 
 
-def worker_argv(opts: CrawlOptions, output: Path, seed_file: Path, max_pages: int) -> list[str]:
-    """``winnow crawl`` arguments of one worker: the crawl's own options, its seed file, folder and page share."""
-    argv = ["crawl", "-f", str(seed_file), "--output", str(output), "--max-pages", str(max_pages),
-            "--max-depth", str(opts.max_depth), "--max-pages-per-host", str(opts.max_pages_per_host),
-            "--bot-name", opts.bot_name, "--training-token", opts.training_token, "--contact-url", opts.contact_url,
-            "--render", opts.render, "--no-progress"]  # N progress bars on one terminal would garble each other
-    if opts.sitemaps:
-        argv.append("--sitemaps")
-    if opts.allow_private:
-        argv.append("--allow-private=" + ",".join(opts.allowed_networks))
-    if opts.languages:
-        argv.append("--languages=" + ",".join(opts.languages))
-    if opts.resume:
-        argv.append("--resume")
-    for key, value in opts.overrides.items():
-        argv += ["-s", f"{key}={value}"]
-    return argv
+def worker_options(opts: CrawlOptions, output: Path, max_pages: int) -> dict[str, Any]:
+    """The crawl options of one worker, as JSON: the crawl's own, with its folder and page share, no progress bar (N
+    bars on one terminal would garble each other) and no seeds yet (the actor adds its share)."""
+    fields = {**opts.__dict__, "seeds": [], "output": str(output), "max_pages": max_pages, "progress": False,
+              "upload_to": None}
+    return json.loads(json.dumps(fields))  # JSON-able now, not in the actor
 
 
 def check_folder(output: Path, workers: int, resume: bool) -> None:
@@ -170,14 +162,12 @@ class CrawlWorker:
             if self._proc is not None and self._proc.poll() is None:
                 self._proc.send_signal(signal.SIGINT)
 
-    def run(self, index: int, argv: list[str], output: str, seeds: list[str]) -> dict[str, Any]:
+    def run(self, index: int, options: dict[str, Any], output: str, seeds: list[str]) -> dict[str, Any]:
         folder = Path(output)
         state = folder / JOURNAL.parent
         state.mkdir(parents=True, exist_ok=True)
-        argv = list(argv)
-        seed_file = state / "seeds.txt"  # a file, not argv: a seed list can exceed the kernel's argument limit
-        seed_file.write_text("".join(s + "\n" for s in seeds))
-        argv[argv.index("-f") + 1] = str(seed_file)
+        options_file = state / OPTIONS_FILE  # a file, not argv: a seed list can exceed the kernel's argument limit
+        options_file.write_text(json.dumps({**options, "seeds": seeds}))
         log = state / "crawl.log"
         stats_file = folder / STATS_FILE
         # A crawl whose spider cannot start (a damaged journal) logs the error and still exits 0: only stats that
@@ -189,7 +179,7 @@ class CrawlWorker:
                 if self._stopped:
                     return {"worker": index, "rc": 130, "stderr_tail": "stopped before it started", "stats": None}
                 proc = self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "crawler.distributed", str(os.getpid()), *argv],
+                    [sys.executable, "-m", "crawler.distributed", str(os.getpid()), str(options_file)],
                     stdin=subprocess.DEVNULL, stdout=err, stderr=err)
             proc.wait()
         with log.open("rb") as fh:
@@ -306,9 +296,9 @@ def crawl_distributed(opts: CrawlOptions, workers: int, address: str | None = No
         handles = []  # held until the end: an actor whose handle is dropped is killed
         for k, seeds in shares.items():
             folder = worker_dir(output, k)
-            argv = worker_argv(opts, folder, folder / JOURNAL.parent / "seeds.txt", pages[k])
+            options = worker_options(opts, folder, pages[k])
             handles.append(actor.remote())
-            pending[handles[-1].run.remote(k, argv, str(folder), seeds)] = k
+            pending[handles[-1].run.remote(k, options, str(folder), seeds)] = k
             if echo:
                 echo(f"worker-{k}: {hosts[k]} host(s), {len(seeds)} seed(s), max pages {pages[k] or 'no cap'}")
         results: list[WorkerResult] = []
@@ -359,7 +349,8 @@ def _collect(refs: list[Any], pending: dict[Any, int], results: list[WorkerResul
 
 
 def main(argv: list[str]) -> int:
-    """The crawl subprocess of an actor: ``python -m crawler.distributed ACTOR_PID crawl ...``."""
+    """The crawl subprocess of an actor: ``python -m crawler.distributed ACTOR_PID OPTIONS_JSON`` (the worker's
+    ``CrawlOptions``, written by the actor): the crawl itself, as ``winnow crawl`` runs it, without the command line."""
     # A Ray worker's threads block SIGINT and SIGTERM, and a blocked signal stays blocked across exec: without
     # this the actor's stop() (SIGINT: Scrapy's graceful stop) would never reach the crawl.
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Scrapy replaces only Python's default handler
@@ -368,9 +359,17 @@ def main(argv: list[str]) -> int:
     _kill_with_parent()
     if os.getppid() != int(argv[0]):  # the actor died before the signal was armed
         return 1
-    from pipelines.cli import main as cli_main
-
-    return cli_main(argv[1:])
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    fields = json.loads(Path(argv[1]).read_text())
+    opts = CrawlOptions(**{**fields, "output": Path(fields["output"])})
+    try:
+        stats = crawl(opts)
+    except CrawlConfigError as exc:
+        print(f"winnow crawl: {exc}", file=sys.stderr)
+        return 2
+    print(f"{opts.output}: {stats.get('winnow/pages', 0)} pages; finish: {stats.get('finish_reason')}",
+          file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

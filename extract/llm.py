@@ -63,7 +63,7 @@ from extract.llm_prompts import (
 from extract.llm_routes import MODES, Route, parse_route
 from extract.llm_schemas import BUNDLED, DROPPED, bundled_schema, ground, normalize_for_grounding
 from extract.llm_server import DEFAULT_MODEL_ALIAS, DEFAULT_N_CTX, MAX_N_CTX, LocalLLMServer
-from filters.text import check_number
+from pipelines.arguments import check_number
 
 # Re-exported: callers and tests import the prompts and token estimate from here.
 __all__ = [

@@ -54,8 +54,8 @@ from typing import Any
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
 from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
 from filters.image_alt import pair_text
-from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
+from pipelines.readers.ids import stable_id
 from pipelines.records import Document, ImageTextPair, InterleavedDoc, Page, Segment
 from pipelines.step import Drop
 

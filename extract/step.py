@@ -50,7 +50,7 @@ from extract.page import (
     extract_page,
     extract_pages,
 )
-from filters.text import check_number
+from pipelines.arguments import check_number
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
 

@@ -38,7 +38,7 @@ from trafilatura.utils import load_html
 
 from extract.deadline import check_time_limit, default_workers, run_calls
 from extract.page import DEFAULT_TIME_LIMIT_S, failure_drop
-from filters.text import check_number
+from pipelines.arguments import check_number
 from pipelines.records import Document, Page
 from pipelines.step import Drop, Step
 

@@ -58,7 +58,7 @@ import pyarrow as pa
 from PIL import Image, UnidentifiedImageError
 
 from filters.clip_model import LoadedModel, check_settings, load
-from filters.text import check_number
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 log = logging.getLogger(__name__)

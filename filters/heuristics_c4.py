@@ -36,7 +36,8 @@ from typing import Any
 
 from filters.parts import prose_line
 from filters.rules import check_drop, parts_of, record_signals
-from filters.text import TEXT_KINDS, check_kind, check_number, ends_with_punctuation, sentence_count, word_count
+from filters.text import TEXT_KINDS, check_kind, ends_with_punctuation, sentence_count, word_count
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 POLICY_PHRASES = ("terms of use", "privacy policy", "cookie policy", "uses cookies", "use of cookies", "use cookies")

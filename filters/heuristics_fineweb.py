@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from filters.rules import RuleFilter, parts_of, ratio
-from filters.text import check_number, duplicates, ends_with_punctuation, lines, word_count
+from filters.text import duplicates, ends_with_punctuation, lines, word_count
+from pipelines.arguments import check_number
 
 
 class FineWebQuality(RuleFilter):

@@ -45,7 +45,6 @@ from collections.abc import Iterator
 
 from filters.rules import RuleFilter, parts_of, ratio
 from filters.text import (
-    check_number,
     count_words,
     duplicates,
     has_letter,
@@ -55,6 +54,7 @@ from filters.text import (
     paragraphs,
     words,
 )
+from pipelines.arguments import check_number
 
 GOPHER_STOP_WORDS = ("the", "be", "to", "of", "and", "that", "have", "with")
 BULLETS = ("•", "-", "*", "·", "‣", "◦", "▪", "●", "–")

@@ -43,7 +43,8 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from filters.text import check_number, word_count, words
+from filters.text import word_count, words
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 GENERIC_ALTS = frozenset({

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filters.text import check_number
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 

@@ -37,7 +37,8 @@ from typing import Any
 
 from filters.rules import RuleFilter, record_signals
 from filters.signals import compute, signal
-from filters.text import check_number, main_text
+from filters.text import main_text
+from pipelines.arguments import check_number
 from pipelines.step import Drop
 
 REASONS = ("placeholder_text", "repeated_content", "consent_or_paywall", "keyword_stuffing", "garbled_text",

@@ -43,8 +43,9 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from filters.text import check_kind, check_number
+from filters.text import check_kind
 from pipelines import storage
+from pipelines.arguments import check_number
 from pipelines.step import Stage
 
 KEY = "_host_key"

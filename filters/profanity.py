@@ -34,7 +34,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from filters.text import ALL_KINDS, check_kind, check_number, main_text, words
+from filters.text import ALL_KINDS, check_kind, main_text, words
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 LANG_FILES = {"ar": "arabic", "zh": "chinese", "cs": "czech", "da": "danish", "nl": "dutch", "en": "english",

@@ -36,7 +36,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from filters.text import TEXT_KINDS, check_kind, check_number, main_text
+from filters.text import TEXT_KINDS, check_kind, main_text
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 MAX_CHARS = 20_000

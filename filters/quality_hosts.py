@@ -29,8 +29,9 @@ from typing import Any
 import pyarrow as pa
 
 from filters.langid_hosts import host_of, thin_tombstones
-from filters.text import check_kind, check_number
+from filters.text import check_kind
 from pipelines import storage
+from pipelines.arguments import check_number
 from pipelines.step import Stage
 
 KEY = "_quality_host_key"

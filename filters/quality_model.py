@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from filters.signals import JUNK_WHEN_HIGH, NAMES, compute
-from filters.text import TEXT_KINDS, check_kind, check_number, main_text
+from filters.text import TEXT_KINDS, check_kind, main_text
+from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,6 @@ space-separated words (mean word length, English stop words) are skipped for it.
 
 from __future__ import annotations
 
-import math
 import re
 import string
 from collections.abc import Callable
@@ -231,15 +230,3 @@ def check_kind(kind: Any, allowed: tuple[str, ...]) -> str:
     if kind not in allowed:
         raise ValueError(f"kind must be one of {list(allowed)}, got {kind!r}")
     return kind
-
-
-def check_number(name: str, value: Any, low: float | None = None, high: float | None = None,
-                 integer: bool = False) -> float:
-    """Validate a numeric step argument at construction (config load), naming it in the error."""
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and integer:
-        ok = isinstance(value, int)
-    if not ok or (low is not None and value < low) or (high is not None and value > high):
-        bounds = f" in [{low}, {high}]" if high is not None else (f" >= {low}" if low is not None else "")
-        raise ValueError(f"{name} must be {'an integer' if integer else 'a number'}{bounds}, got {value!r}")
-    return value

@@ -2,7 +2,7 @@
 
 The page (``OUT_DIR/report.html``) holds the funnel (records in, kept and dropped per step and reason, rows per
 output), the language distribution, quality-score and text-length histograms, top hosts, page types, image-text
-pair and interleaved statistics, fetched images (pipelines/report_images.py), opt-out counts by policy signal, PII
+pair and interleaved statistics, fetched images, opt-out counts by policy signal, PII
 redactions by type, the crawl's statistics when an input came from ``winnow crawl`` (a ``crawl-stats.json`` beside
 the WARC files) and the time per step.
 
@@ -81,7 +81,7 @@ def _load_json(path: str | Path) -> Any:
 
 
 def _shards(folder: str | Path) -> list[str]:
-    # Hidden temporaries (".part-*.tmp") and "_" files are never shards (as in pipelines/inspect_output.py).
+    # Hidden temporaries (".part-*.tmp") and "_" files are never shards (as in pipelines/app/inspect_output.py).
     return [storage.join(str(folder), n) for n in storage.list_names(str(folder))
             if n.endswith(".parquet") and not n.startswith((".", "_"))]
 
@@ -451,6 +451,44 @@ def _signal_name(signal: str) -> str:
     return signal[:80]
 
 
+_IMAGES_EMPTY = ("No fetched images were kept (an images/ output comes from `winnow run images` over "
+                 "image_text/interleaved).")
+
+
+def _images(page: _Page, out: _Output | None) -> None:
+    """The "Fetched images" section (an ``images/`` output: `winnow run images`, issue 17): image rows kept, distinct
+    images (by sha256), where they came from, formats, sizes as stored and, when a ``clip_score`` step ran, its scores.
+    Only these image columns are read (never the ``image`` bytes); the image steps' drops are in the funnel."""
+    if out is None or out.kept is None or not out.kept.num_rows:
+        _section(page, "images", "Fetched images", None, _IMAGES_EMPTY)
+        return
+
+    def col(name: str) -> list[Any]:
+        return _column(out, name)
+
+    rows_n = out.kept.num_rows
+    widths, heights = col("width"), col("height")
+    original = col("original_width")
+    sides = [min(w, h) for w, h in zip(widths, heights, strict=False) if w and h]
+    scores = [s for s in col("clip_score") if s is not None]
+    formats = Counter(f or "unknown" for f in col("image_format"))
+    sources = Counter(o or "unknown" for o in col("output"))
+    resized = sum(1 for w, o in zip(widths, original, strict=False) if w and o and w != o)
+    rows: list[list[Any]] = [["image rows", rows_n], ["distinct images (sha256)", len({s for s in col("sha256") if s})]]
+    rows += [[f"from {name}", n] for name, n in sources.most_common()]
+    rows += [[f"format {name}", n] for name, n in formats.most_common()]
+    rows += [["resized when fetched", resized], ["with a CLIP score", len(scores)]]
+    series = {k: v for k, v in {"shorter side as stored (px)": sides, "CLIP score": scores}.items() if v}
+    if series:
+        fig = _hist_panels(series, "images")
+        caption = "Size" + (" and CLIP score" if scores else "") + " of the kept images"
+    else:  # no sizes (hand-made rows): the formats are what there is to draw
+        fig = _barh(formats.most_common(TOP_N), "images")
+        caption = "Formats of the kept images"
+    body = _figure(page, fig, caption) + _table(["", "count"], rows)
+    _section(page, "images", "Fetched images", body, "")
+
+
 def _opt_out(page: _Page, stats: dict[str, Any], outs: dict[str, _Output],
              crawls: list[tuple[str, dict[str, Any]]]) -> None:
     by_step = {s.get("step"): s for s in stats.get("steps") or [] if isinstance(s, dict)}
@@ -556,7 +594,7 @@ def _timing(page: _Page, stats: dict[str, Any]) -> None:
 
 _COLUMNS = ["url", "lang", "quality_score", "page_type", "pii_redacted", "policy_signals", "training_allowed",
             "text", "segments", "image_url", "doc_id", "caption", "alt", "width", "height",
-            # images/ (pipelines/report_images.py); never the image bytes
+            # images/ (the "Fetched images" section); never the image bytes
             "sha256", "image_format", "output", "original_width", "clip_score"]
 
 _CSS = """
@@ -598,8 +636,6 @@ def build_report(out_dir: str | Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
     outs = {name: _read_output(storage.join(out_dir, name), _COLUMNS, max_rows)
             for name in OUTPUT_DIRS.values() if name in present}
     crawls = _crawl_folders(manifest)
-    from pipelines.report_images import images_section  # it builds on this module's helpers
-
     _pyplot()
     with plt.rc_context({"svg.fonttype": "none", "font.size": 9}):  # text stays text: small files, crisp labels
         page = _Page()
@@ -611,7 +647,7 @@ def build_report(out_dir: str | Path, max_rows: int = DEFAULT_MAX_ROWS) -> str:
         _page_types(page, outs)
         _image_pairs(page, outs.get("image_text"))
         _interleaved(page, outs.get("interleaved"))
-        images_section(page, outs.get(OUTPUT_DIRS["image"]))
+        _images(page, outs.get(OUTPUT_DIRS["image"]))
         _opt_out(page, stats, outs, crawls)
         _pii(page, outs)
         _crawl(page, crawls)

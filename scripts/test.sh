@@ -14,6 +14,7 @@ if [[ "${1:-}" == "--fast" ]]; then
 fi
 WINNOW_EXTRAS=dev,clip bash scripts/setup.sh  # the clip extra: tests/filters/test_clip_score.py
 .venv/bin/ruff check .
+.venv/bin/lint-imports --no-cache  # the layers and no import cycles (pyproject.toml, docs/architecture.md)
 if (( fast )); then
     exec .venv/bin/python -m pytest -m "not slow and not ray and not browser and not llm" -n auto "$@"
 fi

@@ -93,7 +93,7 @@ class FetchImages(Stage):
                     shutil.rmtree(root / done, ignore_errors=True)
 
     def command(self, source: Path, target: Path, resume: bool) -> list[str]:
-        cmd = [sys.executable, "-m", "pipelines.cli", "images", "fetch", str(source), "--output", str(target),
+        cmd = [sys.executable, "-m", "pipelines.app.cli", "images", "fetch", str(source), "--output", str(target),
                "--no-progress"]
         # The contact URL is the operator's, not the pipeline's: a shared config need not carry it.
         contact = self.contact_url or os.environ.get(CONTACT_ENV) or None

@@ -31,7 +31,6 @@ Accepted file names (case-insensitive):
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -41,6 +40,7 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 
 from pipelines import storage
+from pipelines.readers.ids import stable_id
 from pipelines.readers.locate import expand_one, subset
 from pipelines.records import schema_of, to_table
 from pipelines.storage_errors import StorageDenied, StorageNotFound
@@ -50,11 +50,6 @@ _JSONL_BASES = (".jsonl", ".ndjson", ".jsonlines")
 _COMPRESSIONS = ("", ".gz", ".bz2", ".zst", ".lz4")
 DOCUMENT_SUFFIXES = (*(b + c for b in _JSONL_BASES for c in _COMPRESSIONS), ".parquet")
 __all__ = ["expand_inputs", "input_kind", "input_labels", "read_input", "stable_id"]
-
-
-def stable_id(key: str) -> str:
-    """A 24-hex-digit id derived from ``key`` (BLAKE2b, 12 bytes): same key, same id, on any machine."""
-    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def input_kind(path: str) -> str:

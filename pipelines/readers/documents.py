@@ -39,7 +39,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipelines import storage
-from pipelines.readers import stable_id
+from pipelines.readers.ids import stable_id
 from pipelines.records import Document, scrub_surrogates
 from pipelines.storage_errors import StorageError
 

@@ -56,8 +56,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.limitreader import LimitReader
 
 from pipelines import storage
-from pipelines.readers import stable_id
 from pipelines.readers.charset import decode_html
+from pipelines.readers.ids import stable_id
 from pipelines.readers.warc_http import (  # noqa: F401 - looks_like_html re-exported for callers and tests
     HTML_TYPES,
     SNIFF_BYTES,

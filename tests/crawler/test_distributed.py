@@ -27,7 +27,7 @@ from crawler.distributed import (
     worker_of,
 )
 from crawler.site_server import Route, SiteServer
-from pipelines.cli import main as cli_main
+from pipelines.app.cli import main as cli_main
 from tests.crawler.test_crawl import FAST, WINNOW, page, pages_in
 
 PAGES_PER_HOST = 8

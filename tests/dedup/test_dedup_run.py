@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from pipelines import storage
-from pipelines.cli import main
+from pipelines.app.cli import main
 from pipelines.config import ConfigError, load_config
 from pipelines.runner import RunOptions, committed_shards, run
 from tests.conftest import step_counts

@@ -12,7 +12,7 @@ import pytest
 from filters import quality
 from filters.quality import DEFAULT_MODEL, QualityClassifier, load_model, model_text, score
 from filters.quality_annotate import parse_score
-from pipelines.cli import main
+from pipelines.app.cli import main
 from pipelines.records import Document, InterleavedDoc, Segment, from_table, to_table
 from pipelines.step import Drop
 from tests.filters.golden import CLEAN, CLEAN_LINES, unique_words

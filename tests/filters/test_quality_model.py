@@ -13,7 +13,7 @@ import pytest
 from filters.junk import GENERATORS, Vocabulary, generate
 from filters.quality_model import DEFAULT_MODEL, QualityModel, load
 from filters.signals import NAMES, compute
-from pipelines.cli import main
+from pipelines.app.cli import main
 from pipelines.records import Document
 from pipelines.step import Drop
 from tests.filters.golden import CLEAN, CLEAN_LINES

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.cli import main
+from pipelines.app.cli import main
 
 WINNOW = str(Path(sys.executable).parent / "winnow")
 

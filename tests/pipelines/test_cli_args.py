@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.cli import main
-from pipelines.cli_args import settings
+from pipelines.app.cli import main
+from pipelines.app.cli_args import settings
 
 
 def test_settings_keep_everything_after_the_first_equals_sign_and_the_last_of_a_key() -> None:

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from filters.quality_model import QualityModel, features, prose_words
+from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
-from pipelines.sample import build_sample_warc
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""`winnow demo` (pipelines/demo.py): the bundled site served, crawled, run through the default pipeline, and its
+"""`winnow demo` (pipelines/app/demo.py): the bundled site served, crawled, run through the default pipeline, and its
 images fetched and deduplicated by the bundled image lane."""
 
 from __future__ import annotations

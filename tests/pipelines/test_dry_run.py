@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.cli import main
+from pipelines.app.cli import main
+from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.records import schema_of
 from pipelines.runner import config_digest
-from pipelines.sample import build_sample_warc
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_runner_is_shown_as_given(warc: Path, tmp_path: Path, capsys: pytest.Cap
 
 def test_dry_run_starts_no_ray_and_writes_nothing(warc: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    code = ("import sys; from pipelines.cli import main; rc = main(sys.argv[1:]); "
+    code = ("import sys; from pipelines.app.cli import main; rc = main(sys.argv[1:]); "
             "ray = sys.modules.get('ray'); print('RAY', bool(ray and ray.is_initialized())); sys.exit(rc)")
     result = subprocess.run([sys.executable, "-c", code, "run", "default", "-i", str(warc), "-o", str(out),
                              "--dry-run"], capture_output=True, text=True, timeout=300)

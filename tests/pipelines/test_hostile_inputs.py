@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipelines.cli import main
+from pipelines.app.cli import main
 from pipelines.config import ConfigError, load_config
 from pipelines.readers import expand_inputs, input_labels
 from pipelines.records import Document, to_table

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipelines.cli import main
+from pipelines.app.cli import main
+from pipelines.app.sample import build_sample_warc
 from pipelines.records import Document, to_table
-from pipelines.sample import build_sample_warc
 from pipelines.writer import ShardWriter
 
 WINNOW = str(Path(sys.executable).parent / "winnow")

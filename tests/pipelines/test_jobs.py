@@ -1,4 +1,4 @@
-"""`winnow submit` and `winnow jobs` (pipelines/jobs.py) against a real Ray head on 127.0.0.1, and their one-line
+"""`winnow submit` and `winnow jobs` (pipelines/app/jobs.py) against a real Ray head on 127.0.0.1, and their one-line
 refusals without one.
 
 The head is `ray start --head --block` with its own --temp-dir and free ports: other Ray instances on the machine
@@ -27,11 +27,12 @@ import pandas as pd
 import pytest
 import requests
 
-from pipelines import jobs
-from pipelines.cli import main
+from pipelines.app import jobs
+from pipelines.app.cli import main
+from pipelines.app.job_entry import job_entry
+from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
-from pipelines.sample import build_sample_warc
 
 REPO = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).parent / "ray"
@@ -112,7 +113,7 @@ def head() -> Iterator[tuple[str, str]]:
 
 
 def _cli(*args: str, token: str | None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", *args], env=_client_env(token), cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "pipelines.app.cli", *args], env=_client_env(token), cwd=REPO,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -165,7 +166,7 @@ def test_jobs_list_status_and_logs_show_the_job(submitted: dict) -> None:
     status = _cli("jobs", "status", job_id, "--address", url.removeprefix("http://"), token=token)  # HOST:PORT too
     assert status.returncode == 0, status.stderr
     assert "status:     SUCCEEDED" in status.stdout
-    assert "-m pipelines.cli run light" in status.stdout and "--address auto" in status.stdout
+    assert "-m pipelines.app.cli run light" in status.stdout and "--address auto" in status.stdout
 
     logs = _cli("jobs", "logs", job_id, "--address", url, token=token)
     assert logs.returncode == 0 and "out/text:" in logs.stdout
@@ -215,7 +216,7 @@ def test_relative_paths_are_refused_before_anything_is_sent(tmp_path: Path) -> N
 def test_a_bundled_config_goes_by_name_with_the_run_options() -> None:
     sub = jobs.build_submission("light", ["/data/crawl/*.warc.gz"], "/data/out", python="/opt/venv/bin/python",
                                 run_args=["--annotate"], dedup_against=["/data/runs/a"])
-    assert sub.entrypoint == ("/opt/venv/bin/python -m pipelines.cli run light --input '/data/crawl/*.warc.gz' "
+    assert sub.entrypoint == ("/opt/venv/bin/python -m pipelines.app.cli run light --input '/data/crawl/*.warc.gz' "
                               "--output /data/out --annotate --dedup-against /data/runs/a --address auto "
                               "--no-progress")  # the glob quoted: winnow expands it on the cluster, not the shell
     assert sub.runtime_env["working_dir"] == str(REPO)
@@ -230,7 +231,7 @@ def test_a_config_file_travels_in_the_job_and_is_run_from_there(tmp_path: Path, 
     config.write_text((REPO / "pipelines" / "configs" / "light.yaml").read_text())
     warc = build_sample_warc(tmp_path / "site.warc.gz")
     sub = jobs.build_submission(str(config), [str(warc)], str(tmp_path / "out"))
-    assert " -m pipelines.jobs run mine.yaml " in sub.entrypoint and str(tmp_path) not in sub.entrypoint.split(
+    assert " -m pipelines.app.job_entry run mine.yaml " in sub.entrypoint and str(tmp_path) not in sub.entrypoint.split(
         "--input")[0]
     env = sub.runtime_env["env_vars"]
     assert env[jobs.CONFIG_ENV] == config.read_text() and env[jobs.CONFIG_NAME_ENV] == "mine.yaml"
@@ -240,8 +241,8 @@ def test_a_config_file_travels_in_the_job_and_is_run_from_there(tmp_path: Path, 
     monkeypatch.chdir(job_cwd)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    argv = sub.entrypoint.split(" -m pipelines.jobs ")[1].split()
-    assert jobs.job_entry([*argv, "--dry-run"]) == 0
+    argv = sub.entrypoint.split(" -m pipelines.app.job_entry ")[1].split()
+    assert job_entry([*argv, "--dry-run"]) == 0
     assert (job_cwd / jobs.CONFIG_DIR / "mine.yaml").read_text() == config.read_text()
     assert "_winnow_job/mine.yaml" in capsys.readouterr().out
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
-from pipelines.sample import build_sample_warc
 from tests.pipelines.test_run_object_store import _second_warc, ids
 from tests.ray_cluster import Cluster
 
@@ -34,7 +34,7 @@ def test_two_nodes_reading_and_writing_a_bucket_give_the_ids_of_a_local_run(s3, 
 
     cluster = Cluster(workers=1, cpus=2)  # a whole CPU per node stays free beside the actor pools (ray_data.py)
     try:
-        proc = subprocess.run([sys.executable, "-m", "pipelines.cli", "run", "light", "--input",
+        proc = subprocess.run([sys.executable, "-m", "pipelines.app.cli", "run", "light", "--input",
                                f"s3://{bucket}/crawl/", "--output", out, "--address", cluster.address,
                                "--no-progress"], env=cluster.env, cwd=tmp_path, capture_output=True, text=True,
                               timeout=420)

@@ -19,10 +19,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.cli import main
+from pipelines.app.cli import main
+from pipelines.app.sample import build_sample_warc
 from pipelines.records import DOCUMENT_SCHEMA, IMAGE_SCHEMA, IMAGE_TEXT_SCHEMA, INTERLEAVED_SCHEMA
 from pipelines.report_html import build_report, write_report
-from pipelines.sample import build_sample_warc
 
 SECTIONS = ["funnel", "languages", "quality", "lengths", "hosts", "page-types", "image-text", "interleaved",
             "images", "opt-out", "pii", "crawl", "timing"]
@@ -198,7 +198,7 @@ def test_an_output_with_no_data_says_so_in_each_section(tmp_path: Path) -> None:
 def test_a_folder_that_is_not_a_run_output_is_refused_without_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     for target in (tmp_path, tmp_path / "missing", tmp_path / "notes.txt"):
-        done = subprocess.run([sys.executable, "-m", "pipelines.cli", "report", str(target)], capture_output=True,
+        done = subprocess.run([sys.executable, "-m", "pipelines.app.cli", "report", str(target)], capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 2, done.stderr
         assert "Traceback" not in done.stderr

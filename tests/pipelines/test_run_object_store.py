@@ -18,11 +18,11 @@ import pyarrow as pa
 import pytest
 
 from pipelines import storage
-from pipelines.cli import main
+from pipelines.app.cli import main
+from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.readers import expand_inputs
 from pipelines.runner import RunOptions, committed_shards, completed_waves, run, wave_id
-from pipelines.sample import build_sample_warc
 from pipelines.storage_errors import StorageUnavailable
 from tests.conftest import step_counts
 from tests.flaky_servers import CuttingProxy, RangeServer
@@ -129,7 +129,7 @@ def test_kill_9_mid_wave_on_a_bucket_then_resume_loses_and_duplicates_nothing(s3
           max_rows_per_shard: 100
         """))
     out = f"s3://{bucket}/out"
-    proc = subprocess.Popen([sys.executable, "-m", "pipelines.cli", "run", str(config), "--input", f"s3://{bucket}/in/",
+    proc = subprocess.Popen([sys.executable, "-m", "pipelines.app.cli", "run", str(config), "--input", f"s3://{bucket}/in/",
                              "--output", out, "--local", "--wave-files", "1", "--no-progress"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     last = wave_id([f"s3://{bucket}/in/c2.jsonl"])

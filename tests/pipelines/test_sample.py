@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from pipelines.sample import (
+from pipelines.app.sample import (
     BASE_URL,
     DEFAULT_SITE_DIR,
     MISSING,

@@ -23,7 +23,7 @@ from PIL import Image
 
 from crawler.site_server import Route, SiteServer
 from dedup.image_hash import perceptual_hashes
-from pipelines.cli import main
+from pipelines.app.cli import main
 from pipelines.records import to_table
 from tests.crawler.images.helpers import (
     FAST,

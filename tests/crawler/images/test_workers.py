@@ -221,7 +221,7 @@ def test_kill_9_of_the_parent_takes_the_workers_with_it_and_resume_stores_every_
 
 
 def test_workers_must_be_positive(tmp_path, capsys):
-    from pipelines.cli import main
+    from pipelines.app.cli import main
 
     out = write_output(tmp_path / "out", [pair("p1", "http://127.0.0.2:9/a.png")])
     rc = main(["images", "fetch", str(out), "--output", str(tmp_path / "images"), "--no-progress", "--workers", "0"])

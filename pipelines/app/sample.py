@@ -24,7 +24,7 @@ WARC-Record-IDs derived from URL and record index (uuid5), no file name or host 
 records, and per-record gzip members whose header carries no time (zlib writes MTIME 0). Two
 builds with the same zlib are byte-identical, so the file can be regenerated instead of trusted.
 
-Usage: ``python -m pipelines.sample OUT.warc.gz [--site-dir DIR]``.
+Usage: ``python -m pipelines.app.sample OUT.warc.gz [--site-dir DIR]``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from warcio.warcwriter import WARCWriter
 
 BASE_URL = "http://demo.winnow.test/"
 START = datetime(2026, 11, 1, tzinfo=UTC)
-DEFAULT_SITE_DIR = Path(__file__).resolve().parents[1] / "crawler" / "demo_site"
+DEFAULT_SITE_DIR = Path(__file__).resolve().parents[2] / "crawler" / "demo_site"
 
 USER_AGENT = "winnow-sample/0.1 (+http://demo.winnow.test/robots.txt)"
 SERVER = "winnow-demo-site/1.0"
@@ -108,7 +108,7 @@ class _SampleWriter:
 
     def warcinfo(self) -> None:
         fields = {
-            "software": "winnow pipelines.sample (warcio)",
+            "software": "winnow pipelines.app.sample (warcio)",
             "format": "WARC File Format 1.1",
             "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
             "isPartOf": "winnow-demo-site",
@@ -304,7 +304,7 @@ def build_sample_warc(out_path: str | Path, site_dir: Path | None = None) -> Pat
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pipelines.sample", description="Build the bundled sample WARC from the demo site."
+        prog="python -m pipelines.app.sample", description="Build the bundled sample WARC from the demo site."
     )
     parser.add_argument("out", type=Path, help="output file, e.g. sample.warc.gz")
     parser.add_argument(

@@ -44,14 +44,14 @@ from typing import IO, Any
 
 from pipelines.config import BUNDLED
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 # Never shipped: the environment and everything a run or a tool leaves beside the code (anchored at the root with
 # "/" where a name could also be a real folder deeper down).
 EXCLUDES = [".git", "/.venv", "/venv", "/out", "/bench/results", "/build", "/dist", "__pycache__", "*.pyc",
             ".pytest_cache", ".ruff_cache", ".mypy_cache", "*.egg-info", "*.tmp"]
 # A config file (not a bundled name) travels in the job's environment and is written out beside the code by
-# ``job_entry`` before the run: a file outside the repo cannot be in the shipped folder, and one inside it may be
-# git-ignored (so left out of the upload). Configs are a few KB; Linux caps one environment string at 128 KiB.
+# ``pipelines.app.job_entry`` before the run: a file outside the repo cannot be in the shipped folder, and one inside
+# it may be git-ignored (so left out of the upload). Configs are a few KB; Linux caps one environment string at 128 KiB.
 CONFIG_ENV = "WINNOW_JOB_CONFIG"
 CONFIG_NAME_ENV = "WINNOW_JOB_CONFIG_NAME"
 CONFIG_DIR = "_winnow_job"
@@ -93,7 +93,7 @@ def build_submission(config: str, inputs: Sequence[str], output: str, *, python:
     env_vars = {"PYTHONWARNINGS": "ignore::DeprecationWarning"}  # as the embedded runner sets for its workers
     if config in BUNDLED and not Path(config).is_file():
         # A bundled name resolves on the cluster inside the shipped pipelines/configs, as it does here.
-        module, config_arg = "pipelines.cli", config
+        module, config_arg = "pipelines.app.cli", config
     else:
         path = Path(config)
         try:
@@ -105,30 +105,14 @@ def build_submission(config: str, inputs: Sequence[str], output: str, *, python:
                             "environment")
         env_vars[CONFIG_ENV] = text
         env_vars[CONFIG_NAME_ENV] = path.name
-        module, config_arg = "pipelines.jobs", path.name
+        module, config_arg = "pipelines.app.job_entry", path.name
     argv = [python or sys.executable, "-m", module, "run", config_arg, "--input", *inputs, "--output", output,
             *run_args, *(["--dedup-against", *dedup_against] if dedup_against else []),
             "--address", "auto", "--no-progress"]
     runtime_env = {"working_dir": str(working_dir), "excludes": list(EXCLUDES), "env_vars": env_vars}
-    metadata = {"winnow": "run", "config": config if module == "pipelines.cli" else Path(config).name,
+    metadata = {"winnow": "run", "config": config if module == "pipelines.app.cli" else Path(config).name,
                 "output": storage.redact(output)}
     return Submission(shlex.join(argv), runtime_env, metadata)
-
-
-def job_entry(argv: Sequence[str]) -> int:
-    """On the cluster: write the shipped config (``CONFIG_ENV``) beside the code, then ``winnow run`` on it."""
-    from pipelines.cli import main
-
-    argv = list(argv)
-    text, name = os.environ.get(CONFIG_ENV), os.environ.get(CONFIG_NAME_ENV)
-    if text is None or not name or len(argv) < 2 or argv[0] != "run":
-        print(f"winnow job: expected `run CONFIG ...` with {CONFIG_ENV} and {CONFIG_NAME_ENV} set", file=sys.stderr)
-        return 2
-    target = Path(CONFIG_DIR) / Path(name).name  # the job's working directory: its own copy of the code
-    target.parent.mkdir(exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    argv[1] = str(target)
-    return main(argv)
 
 
 def normalize_address(address: str | None) -> str:
@@ -304,6 +288,3 @@ def _short(text: str | None, width: int = 60) -> str:
     text = text or "-"
     return text if len(text) <= width else text[: width - 3] + "..."
 
-
-if __name__ == "__main__":  # the entrypoint of a job whose config was shipped in its environment
-    sys.exit(job_entry(sys.argv[1:]))

@@ -1,17 +1,18 @@
-"""The command line of `winnow submit` and `winnow jobs` (pipelines/jobs.py does the work): their parsers and
-commands, apart from pipelines/cli.py so that each file has one job."""
+"""The command line of `winnow submit` and `winnow jobs` (pipelines/app/jobs.py does the work): their parsers and
+commands, apart from pipelines/app/cli.py so that each file has one job."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from pipelines.app.cli_args import add_input_selection
 from pipelines.config import BUNDLED, ConfigError, load_config
 from pipelines.runner_options import run_options_problem
 
 
 def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
-    """`winnow submit` and `winnow jobs` (pipelines/jobs.py): runs as Ray jobs on a cluster."""
+    """`winnow submit` and `winnow jobs` (pipelines/app/jobs.py): runs as Ray jobs on a cluster."""
     address_help = ("the head's job server (its dashboard), e.g. http://HEAD:8265; default RAY_API_SERVER_ADDRESS "
                     "or RAY_ADDRESS. Token auth: RAY_AUTH_MODE=token with RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
                     "or ~/.ray/auth_token)")
@@ -19,7 +20,7 @@ def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
         "submit", help="run a pipeline on a Ray cluster as a Ray job",
         description="Submit `winnow run` to a Ray cluster through Ray's Job Submission API: this checkout's code "
         "(without .venv, out/, .git, caches) and the config are shipped as the job's runtime_env; the job runs "
-        "`PYTHON -m pipelines.cli run ... --address auto` on the head. Paths are the cluster's, absolute.")
+        "`PYTHON -m pipelines.app.cli run ... --address auto` on the head. Paths are the cluster's, absolute.")
     submit.add_argument("config", metavar="CONFIG", help=f"pipeline YAML (shipped with the job), or a bundled one: "
                         f"{', '.join(BUNDLED)}")
     submit.add_argument("--address", metavar="URL", help=address_help)
@@ -29,7 +30,6 @@ def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
     submit.add_argument("-o", "--output", required=True, metavar="DIR",
                         help="output folder: a URL (s3://bucket/out; every node reaches it) or an absolute path on a "
                         "file system the cluster's nodes share")
-    from pipelines.cli import add_input_selection
 
     add_input_selection(submit)
     submit.add_argument("--annotate", action="store_true", help="as for winnow run")
@@ -63,7 +63,7 @@ def add_jobs_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
-    from pipelines import jobs
+    from pipelines.app import jobs
     from pipelines.storage_errors import scrub
 
     if problem := run_options_problem(args.wave_files, args.max_error_rate):
@@ -100,7 +100,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from pipelines import jobs
+    from pipelines.app import jobs
 
     try:
         client = jobs.connect(args.address)

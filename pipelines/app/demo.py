@@ -51,7 +51,7 @@ def _prepare(output: Path) -> None:
 
 
 def _crawl(url: str, crawl_dir: Path) -> None:
-    cmd = [sys.executable, "-m", "pipelines.cli", "crawl", url, "--output", str(crawl_dir), "--allow-private",
+    cmd = [sys.executable, "-m", "pipelines.app.cli", "crawl", url, "--output", str(crawl_dir), "--allow-private",
            "--max-pages", str(DEMO_MAX_PAGES), "--no-progress", "-s", f"DOWNLOAD_DELAY={DEMO_DELAY_S}",
            "-s", "LOG_LEVEL=WARNING"]
     done = subprocess.run(cmd, capture_output=True, text=True)

@@ -1,5 +1,5 @@
 """The command line of `winnow images` (issue 17): its sub-commands' parsers and commands, apart from
-pipelines/cli.py so that each file has one job. A sub-command is one ``_add_<name>`` function and one entry in
+pipelines/app/cli.py so that each file has one job. A sub-command is one ``_add_<name>`` function and one entry in
 ``COMMANDS``; ``fetch`` (crawler/images/run.py does the work) is the first."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pipelines.cli_args import settings
+from pipelines.app.cli_args import settings, staging_for
 
 
 def add_images_parsers(sub: argparse._SubParsersAction) -> None:
@@ -82,9 +82,8 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     upload_to = None
     output = Path(args.output)
     if _is_remote(args.output):  # fetched into a local staging folder, uploaded when the fetch ends (_upload)
-        from pipelines.cli import _crawl_staging
 
-        output, upload_to, problem = _crawl_staging(args.output, args.staging, "fetch-staging")
+        output, upload_to, problem = staging_for(args.output, args.staging, "fetch-staging")
         if problem:
             print(f"winnow images fetch: {problem}", file=sys.stderr)
             return 2

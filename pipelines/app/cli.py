@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from pipelines.cli_args import settings
+from pipelines.app.cli_args import add_input_selection, settings, staging_for
 from pipelines.config import BUNDLED, ConfigError, load_config
 from pipelines.runner_options import run_options_problem
 
@@ -126,8 +126,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("-o", "--output", default="out/demo", metavar="DIR",
                       help="where the crawl and the outputs go (default out/demo; a previous demo's is cleared)")
     demo.add_argument("--local", action="store_true", help="run the pipeline in this process instead of on Ray")
-    from pipelines.images_cli import add_images_parsers
-    from pipelines.jobs_cli import add_jobs_parsers
+    from pipelines.app.images_cli import add_images_parsers
+    from pipelines.app.jobs_cli import add_jobs_parsers
 
     add_jobs_parsers(sub)
     add_images_parsers(sub)
@@ -222,18 +222,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_input_selection(parser: argparse.ArgumentParser) -> None:
-    """The options of ``winnow run`` (and ``winnow submit``) that choose among the inputs: Common Crawl listings'
-    base and a subset for sampling."""
-    parser.add_argument("--input-base", metavar="URL",
-                        help="where the relative paths of a *.paths[.gz] listing point (default: the root of the "
-                        "store the listing is in; for Common Crawl s3://commoncrawl/ or https://data.commoncrawl.org/)")
-    parser.add_argument("--input-first", type=int, metavar="N",
-                        help="only the first N input files (of the sorted list, after --input-every)")
-    parser.add_argument("--input-every", type=int, metavar="K",
-                        help="only every K-th input file (the 1st, the K+1-th, ...): a sample of a segment")
-
-
 def _storage_cause(exc: BaseException) -> BaseException | None:
     """The StorageError behind ``exc`` (itself, its cause, or what a Ray task error wraps), or None."""
     from pipelines.storage_errors import StorageError
@@ -289,7 +277,7 @@ def _cmd_crawl(args: argparse.Namespace) -> int:
             print("winnow crawl: --workers writes worker folders beside each other on one disk; with an object-store "
                   "--output crawl without --workers, or crawl to a local folder and upload it", file=sys.stderr)
             return 2
-        output, upload_to, problem = _crawl_staging(args.output, args.staging)
+        output, upload_to, problem = staging_for(args.output, args.staging)
         if problem:
             print(f"winnow crawl: {problem}", file=sys.stderr)
             return 2
@@ -337,31 +325,6 @@ def _shown(url: str) -> str:
     return redact(url)
 
 
-def _crawl_staging(url: str, staging: str | None, kind: str = "crawl-staging") -> tuple[Path, str, str | None]:
-    """For ``winnow crawl --output URL`` (and ``winnow images fetch``): the local staging folder, the URL, and what
-    is wrong (the bucket cannot be written) or None. The default staging folder is derived from the URL, so that
-    --resume finds it again."""
-    import hashlib
-    import os
-
-    from pipelines import storage
-
-    url = storage.normalize(url)
-    if staging:
-        folder = Path(staging)
-    else:
-        digest = hashlib.blake2b(storage.redact(url).encode(), digest_size=8).hexdigest()
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        folder = cache / "winnow" / kind / digest
-    probe = storage.join(url, f".write-test-{os.getpid()}")
-    try:  # a missing bucket, wrong credentials or a refusal: now, not after the crawl
-        storage.write_bytes(probe, b"")
-        storage.remove(probe)
-    except storage.StorageError as exc:
-        return folder, url, f"cannot write to {storage.redact(url)}: {exc.problem}"
-    return folder, url, None
-
-
 def _crawl_workers(args: argparse.Namespace, opts: object) -> int:
     """``winnow crawl --workers N``: the crawl handed to crawler/distributed.py (Ray actors, hosts sharded)."""
     from crawler.distributed import crawl_distributed
@@ -390,7 +353,7 @@ def _crawl_workers(args: argparse.Namespace, opts: object) -> int:
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
-    from pipelines.inspect_output import InspectError, inspect_path
+    from pipelines.app.inspect_output import InspectError, inspect_path
 
     columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
     if args.samples < 0:
@@ -405,7 +368,7 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from pipelines.demo import DemoError, run_demo
+    from pipelines.app.demo import DemoError, run_demo
 
     try:
         run_demo(Path(args.output), local=args.local)
@@ -482,8 +445,8 @@ def _cmd_quality(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from pipelines.images_cli import cmd_images
-    from pipelines.jobs_cli import cmd_jobs, cmd_submit
+    from pipelines.app.images_cli import cmd_images
+    from pipelines.app.jobs_cli import cmd_jobs, cmd_submit
 
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
