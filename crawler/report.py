@@ -17,14 +17,16 @@ from urllib.parse import urlsplit
 from scrapy import signals
 from tqdm import tqdm
 
+from pipelines.settings import read as read_setting
+
 STATS_FILE = "crawl-stats.json"
 
 
 class CrawlReport:
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
-        self.directory = Path(crawler.settings.get("WINNOW_OUTPUT_DIR"))
-        self.progress = crawler.settings.getbool("WINNOW_PROGRESS", True)
+        self.directory = Path(read_setting(crawler.settings, "WINNOW_OUTPUT_DIR"))
+        self.progress = read_setting(crawler.settings, "WINNOW_PROGRESS")
         self.hosts: set[str] = set()
         self.errors = 0
         self.bar: tqdm | None = None

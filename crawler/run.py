@@ -23,6 +23,8 @@ from crawler.net.address_guard import is_public, parse_networks
 from crawler.render.middleware import MODES as RENDER_MODES
 from crawler.report import STATS_FILE
 from crawler.spider import JOURNAL, WinnowSpider
+from pipelines.settings import read as read_setting
+from pipelines.settings import unknown as unknown_settings
 
 MIN_DOWNLOAD_DELAY = 0.001
 GC_YOUNG_THRESHOLD = 10_000  # see crawl(): measured on bench/crawl_bench.py
@@ -77,7 +79,7 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_BOT_NAME", opts.bot_name, priority="cmdline")
     settings.set("WINNOW_TRAINING_TOKEN", opts.training_token or f"{opts.bot_name}-Extended", priority="cmdline")
     settings.set("WINNOW_CONTACT_URL", opts.contact_url, priority="cmdline")
-    version = settings.get("WINNOW_BOT_VERSION")
+    version = read_setting(settings, "WINNOW_BOT_VERSION")
     settings.set("USER_AGENT", f"{opts.bot_name}/{version} (+{contact})", priority="cmdline")
     settings.set("WINNOW_OUTPUT_DIR", str(opts.output), priority="cmdline")
     settings.set("WINNOW_MAX_PAGES", opts.max_pages, priority="cmdline")
@@ -91,10 +93,13 @@ def build_settings(opts: CrawlOptions) -> Settings:
     settings.set("WINNOW_RENDER", opts.render, priority="cmdline")
     if opts.upload_to:
         settings.set("WINNOW_UPLOAD_TO", opts.upload_to, priority="cmdline")
+    problem = unknown_settings(list(opts.overrides))
+    if problem:  # a misspelt WINNOW_ setting would be ignored without a word
+        raise CrawlConfigError(problem)
     for key, value in opts.overrides.items():
         settings.set(key, value, priority="cmdline")
     try:
-        parse_networks(settings.getlist("WINNOW_ALLOWED_NETWORKS"))
+        parse_networks(read_setting(settings, "WINNOW_ALLOWED_NETWORKS"))
     except ValueError as exc:
         raise CrawlConfigError(f"--allow-private / WINNOW_ALLOWED_NETWORKS: {exc}") from None
     _render_settings(settings)
@@ -118,7 +123,7 @@ def _local_seed(seed: str) -> bool:
 
 def _render_settings(settings: Settings) -> None:
     """Derive scrapy-playwright's settings from winnow's (after -s overrides), or switch the browser off."""
-    mode = str(settings.get("WINNOW_RENDER")).strip().lower()
+    mode = str(read_setting(settings, "WINNOW_RENDER")).strip().lower()
     if mode not in RENDER_MODES:
         raise CrawlConfigError(f"--render must be one of {', '.join(RENDER_MODES)}, not {mode!r}")
     settings.set("WINNOW_RENDER", mode, priority="cmdline")
@@ -127,19 +132,19 @@ def _render_settings(settings: Settings) -> None:
         base = default_scrapy_settings.DOWNLOAD_HANDLERS_BASE
         settings.set("DOWNLOAD_HANDLERS", {"http": base["http"], "https": base["https"]}, priority="cmdline")
         return
-    chromium = settings.get("WINNOW_CHROMIUM")
+    chromium = read_setting(settings, "WINNOW_CHROMIUM")
     if not Path(chromium).is_file():
         raise CrawlConfigError(f"--render {mode} needs Chromium at {chromium} (apt-get install chromium, as "
                                "scripts/setup.sh does; or -s WINNOW_CHROMIUM=PATH), or use --render never")
     if settings.getpriority("PLAYWRIGHT_LAUNCH_OPTIONS") < SETTINGS_PRIORITIES["cmdline"]:
-        args = [*settings.getlist("WINNOW_CHROMIUM_ARGS"),
+        args = [*read_setting(settings, "WINNOW_CHROMIUM_ARGS"),
                 f"--js-flags=--max-old-space-size={settings.getint('WINNOW_RENDER_JS_HEAP_MB')}"]
         settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", {"executable_path": chromium, "args": args}, priority="cmdline")
-    pages = settings.getint("WINNOW_RENDER_MAX_PAGES")
+    pages = read_setting(settings, "WINNOW_RENDER_MAX_PAGES")
     if pages < 1:
         raise CrawlConfigError("WINNOW_RENDER_MAX_PAGES must be at least 1")
     settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", pages, priority="cmdline")
-    settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", settings.getfloat("WINNOW_RENDER_PAGE_TIMEOUT") * 1000,
+    settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", read_setting(settings, "WINNOW_RENDER_PAGE_TIMEOUT") * 1000,
                  priority="cmdline")
 
 

@@ -20,11 +20,14 @@ for 500 ms) with a quiet DOM, or 0.1 s of quiet when no timer is pending (crawle
 
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 
+from pipelines.settings import crawl_defaults
+
+# Every WINNOW_* setting with its default (declared with its type and meaning in pipelines/settings.py); the deny
+# list below is built on Scrapy's own.
+globals().update(crawl_defaults())
+_D = crawl_defaults()
+
 BOT_NAME = "winnowbot"
-WINNOW_BOT_NAME = "winnowbot"
-WINNOW_BOT_VERSION = "0.1"
-WINNOW_CONTACT_URL = ""
-WINNOW_TRAINING_TOKEN = ""  # empty: "<bot>-Extended"
 
 SPIDER_MODULES: list[str] = []
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
@@ -62,58 +65,21 @@ WINNOW_DENY_EXTENSIONS: list[str] = [
     *IGNORED_EXTENSIONS, "ipynb", "csv", "tsv", "npy", "npz", "parquet", "pkl", "pickle", "h5", "hdf5", "whl",
     "json", "jsonl", "ndjson", "txt", "gz", "tgz",
 ]
-WINNOW_RETRY_TIMES = 3
-# A page whose host's robots.txt is unreachable (5xx, 429, network error) is retried this many times in the crawl,
-# each when the host's robots.txt is due again (WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS, 300 s), if the crawl is still
-# running then; otherwise it stays pending for --resume (winnow/robots/left_for_resume).
-WINNOW_ROBOTS_UNREACHABLE_RETRIES = 2
-WINNOW_RETRY_AFTER_MAX = 300.0
-WINNOW_HOST_ERROR_BUDGET = 10
-WINNOW_CRAWL_DELAY_MAX = 10.0
 
-# Safety.
-WINNOW_ALLOW_PRIVATE = False
-WINNOW_ALLOWED_NETWORKS: list[str] = []
-
-# Output.
-WINNOW_OUTPUT_DIR = "crawl"
-WINNOW_WARC_PREFIX = "winnow"
-WINNOW_WARC_MAX_BYTES = 1 << 30
-
-# Rendering: auto | always | never (crawler/render/middleware.py).
-WINNOW_RENDER = "auto"
-WINNOW_CHROMIUM = "/usr/bin/chromium"
-WINNOW_RENDER_MAX_PAGES = 4  # open pages at once (STACK-NOTES: 4 pages, about 1.3 GB peak)
-WINNOW_RENDER_CONTEXT_PAGES = 100  # renders per browser context before it is replaced
-WINNOW_RENDER_PAGE_TIMEOUT = 20.0  # seconds per page: navigation, settling, interaction, DOM
-WINNOW_RENDER_SETTLE_IDLE = 0.5  # quiet network and DOM for this long = settled (Playwright's networkidle)
-WINNOW_RENDER_SETTLE_MAX = 5.0  # at most this long waiting to settle
-WINNOW_RENDER_THIN_PATIENCE = 2.0  # quiet needed while the page shows under 50 words (an app still loading)
-WINNOW_RENDER_STEP_IDLE = 0.25  # quiet needed after a scroll step or a click
-WINNOW_RENDER_INTERACT_MAX = 8.0  # seconds for overlays, scrolling and clicks together
-WINNOW_RENDER_MAX_SCROLLS = 20
-WINNOW_RENDER_MAX_CLICKS = 5
-WINNOW_RENDER_HOST_AFTER = 2  # renders that paid off before an origin is rendered directly
-WINNOW_RENDER_GUESS_SKIP_AFTER = 5  # script_heavy renders without gain before an origin gets no more of them
-WINNOW_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]
-WINNOW_RENDER_MAX_DOM_BYTES = 20 * 2**20  # as DOWNLOAD_MAXSIZE
-WINNOW_RENDER_JS_HEAP_MB = 512
-
-WINNOW_CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# Rendering (crawler/render/middleware.py; its WINNOW_RENDER_* settings are in pipelines/settings.py).
 DOWNLOAD_HANDLERS = {
     "http": "crawler.render.handler.SharedPlaywrightHandler",
     "https": "crawler.render.handler.SharedPlaywrightHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {  # crawler/run.py fills in WINNOW_CHROMIUM and the heap cap
-    "executable_path": WINNOW_CHROMIUM,
-    "args": [*WINNOW_CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={WINNOW_RENDER_JS_HEAP_MB}"],
+    "executable_path": _D["WINNOW_CHROMIUM"],
+    "args": [*_D["WINNOW_CHROMIUM_ARGS"], f"--js-flags=--max-old-space-size={_D['WINNOW_RENDER_JS_HEAP_MB']}"],
 }
 PLAYWRIGHT_ABORT_REQUEST = "crawler.render.subrequests.abort_request"
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
-PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = WINNOW_RENDER_MAX_PAGES
-PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = WINNOW_RENDER_PAGE_TIMEOUT * 1000
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = _D["WINNOW_RENDER_MAX_PAGES"]
+PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = _D["WINNOW_RENDER_PAGE_TIMEOUT"] * 1000
 # Downloads are refused (accept_downloads=False); how long scrapy-playwright waits for one to start after an
 # aborted navigation (its default, 30 s, would stall every page whose navigation the policy aborted).
 PLAYWRIGHT_DOWNLOAD_TIMEOUT = 1000

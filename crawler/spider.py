@@ -43,6 +43,7 @@ from crawler.policy.tdmrep import TdmRep
 from crawler.policy.tdmrep_files import TdmRepFiles
 from crawler.render.middleware import RenderMiddleware, RenderOutcome
 from crawler.warc.writer import RenderedDom
+from pipelines.settings import read as read_setting
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +108,13 @@ class WinnowSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> WinnowSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.bot_name = crawler.settings.get("WINNOW_BOT_NAME")
-        spider.max_depth = crawler.settings.getint("WINNOW_MAX_DEPTH", -1)
-        extensions = {"." + e.lower().lstrip(".") for e in crawler.settings.getlist("WINNOW_DENY_EXTENSIONS")}
+        spider.bot_name = read_setting(crawler.settings, "WINNOW_BOT_NAME")
+        spider.max_depth = read_setting(crawler.settings, "WINNOW_MAX_DEPTH")
+        extensions = {"." + e.lower().lstrip(".") for e in read_setting(crawler.settings, "WINNOW_DENY_EXTENSIONS")}
         spider.deny_extensions = frozenset(extensions)
         spider.deny_multi_part = tuple(sorted(e for e in extensions if e.count(".") > 1))
-        spider.robots_retry_s = crawler.settings.getfloat("WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS", 300.0)
-        spider.robots_retries = crawler.settings.getint("WINNOW_ROBOTS_UNREACHABLE_RETRIES", 2)
+        spider.robots_retry_s = read_setting(crawler.settings, "WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS")
+        spider.robots_retries = read_setting(crawler.settings, "WINNOW_ROBOTS_UNREACHABLE_RETRIES")
         if spider.resume:
             spider.journal.load()
         spider.journal.open()

@@ -34,13 +34,14 @@ import xxhash
 
 from filters.quality_default import ut1_archive, ut1_lines
 from filters.text import ALL_KINDS, check_kind
+from pipelines.settings import env as env_setting
 from pipelines.step import Drop, Step
 
 _NON_ALNUM = re.compile(r"[\W_]+")
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("WINNOW_CACHE_DIR") or Path.home() / ".cache" / "winnow")
+    return Path(env_setting("WINNOW_CACHE_DIR") or Path.home() / ".cache" / "winnow")
 
 
 def _read_member(name: str) -> list[str]:

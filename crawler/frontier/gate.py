@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from scrapy import Request
 
 from crawler.net.address_guard import check_url
+from pipelines.settings import read as read_setting
 
 
 class GateMiddleware:
@@ -24,9 +25,9 @@ class GateMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         settings = crawler.settings
-        self.max_pages = settings.getint("WINNOW_MAX_PAGES", 0)
-        self.max_per_host = settings.getint("WINNOW_MAX_PAGES_PER_HOST", 0)
-        self.max_depth = settings.getint("WINNOW_MAX_DEPTH", -1)
+        self.max_pages = read_setting(settings, "WINNOW_MAX_PAGES")
+        self.max_per_host = read_setting(settings, "WINNOW_MAX_PAGES_PER_HOST")
+        self.max_depth = read_setting(settings, "WINNOW_MAX_DEPTH")
         self._pages = 0
         self._per_host: Counter[str] = Counter()
         self._primed = False

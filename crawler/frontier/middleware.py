@@ -60,6 +60,7 @@ from crawler.frontier.priority import split_url, url_priority
 from crawler.frontier.topics import TopicBalancer
 from crawler.frontier.traps import TrapGuard
 from crawler.page_text import page_text
+from pipelines.settings import read as read_setting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -128,14 +129,14 @@ class FrontierMiddleware(BaseSpiderMiddleware):
         settings = crawler.settings
         middleware = cls(
             crawler,
-            languages=parse_languages(settings.get("WINNOW_LANGUAGES")),
-            max_url_length=settings.getint("WINNOW_MAX_URL_LENGTH", 2048),
-            topic_clusters=settings.getint("WINNOW_TOPIC_CLUSTERS", 16),
-            topics_enabled=settings.getbool("WINNOW_TOPICS_ENABLED", True),
-            topic_seed_pages=settings.getint("WINNOW_TOPIC_SEED_PAGES", 200),
-            max_query_variants=settings.getint("WINNOW_MAX_QUERY_VARIANTS", 64),
-            max_query_params=settings.getint("WINNOW_MAX_QUERY_PARAMS", 10),
-            host_language_pages=settings.getint("WINNOW_HOST_LANGUAGE_PAGES", 5),
+            languages=parse_languages(read_setting(settings, "WINNOW_LANGUAGES")),
+            max_url_length=read_setting(settings, "WINNOW_MAX_URL_LENGTH"),
+            topic_clusters=read_setting(settings, "WINNOW_TOPIC_CLUSTERS"),
+            topics_enabled=read_setting(settings, "WINNOW_TOPICS_ENABLED"),
+            topic_seed_pages=read_setting(settings, "WINNOW_TOPIC_SEED_PAGES"),
+            max_query_variants=read_setting(settings, "WINNOW_MAX_QUERY_VARIANTS"),
+            max_query_params=read_setting(settings, "WINNOW_MAX_QUERY_PARAMS"),
+            host_language_pages=read_setting(settings, "WINNOW_HOST_LANGUAGE_PAGES"),
         )
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware

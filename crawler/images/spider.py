@@ -53,11 +53,11 @@ from crawler.policy.robots_middleware import RobotsDisallowed
 from crawler.policy.signals import VERDICT_HEADERS
 from crawler.policy.tdmrep import TdmRep
 from crawler.policy.tdmrep_files import TdmRepFiles
+from pipelines.settings import read as read_setting
 
 log = logging.getLogger(__name__)
 
 URL_META = "winnow_image_url"
-DEFAULT_MAX_QUEUED = 2000
 _TIMEOUTS = (DownloadTimeoutError, twisted_error.TimeoutError, twisted_error.TCPTimedOutError)
 _CONNECTION = (CannotResolveHostError, DownloadConnectionRefusedError, DownloadFailedError, twisted_error.ConnectError,
                twisted_error.ConnectionDone, twisted_error.ConnectionLost, twisted_error.DNSLookupError, OSError)
@@ -71,7 +71,7 @@ class ImagePolicyMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ImagePolicyMiddleware:
-        return cls(crawler.settings.get("WINNOW_BOT_NAME"))
+        return cls(read_setting(crawler.settings, "WINNOW_BOT_NAME"))
 
     def process_request(self, request: Request) -> None:
         robots = request.meta.get(ROBOTS_META)
@@ -125,11 +125,11 @@ class ImageSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> ImageSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.bot_name = crawler.settings.get("WINNOW_BOT_NAME")
-        spider.max_queued = max(1, crawler.settings.getint("WINNOW_IMAGES_MAX_QUEUED", DEFAULT_MAX_QUEUED))
+        spider.bot_name = read_setting(crawler.settings, "WINNOW_BOT_NAME")
+        spider.max_queued = max(1, read_setting(crawler.settings, "WINNOW_IMAGES_MAX_QUEUED"))
         # 0: Pillow's own decompression-bomb limit (crawler/images/check.py)
-        spider.max_pixels = crawler.settings.getint("WINNOW_IMAGES_MAX_PIXELS", 0) or spider.max_pixels
-        threads = crawler.settings.getint("WINNOW_IMAGES_DECODE_THREADS", 2)
+        spider.max_pixels = read_setting(crawler.settings, "WINNOW_IMAGES_MAX_PIXELS") or spider.max_pixels
+        threads = read_setting(crawler.settings, "WINNOW_IMAGES_DECODE_THREADS")
         spider._pool = ThreadPoolExecutor(threads, thread_name_prefix="image-decode") if threads > 0 else None
         return spider
 

@@ -21,7 +21,6 @@ when it has none, so for ``kind: interleaved`` the step's counts are image segme
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import subprocess
 import sys
@@ -34,6 +33,7 @@ import pyarrow.parquet as pq
 
 from crawler.images.journal import entries as journal_entries
 from pipelines.records import conform, empty_table, schema_of
+from pipelines.settings import env as env_setting
 from pipelines.step import Stage
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ class FetchImages(Stage):
         cmd = [sys.executable, "-m", "pipelines.app.cli", "images", "fetch", str(source), "--output", str(target),
                "--no-progress"]
         # The contact URL is the operator's, not the pipeline's: a shared config need not carry it.
-        contact = self.contact_url or os.environ.get(CONTACT_ENV) or None
+        contact = self.contact_url or env_setting(CONTACT_ENV) or None
         for flag, value in (("--resize", self.resize), ("--max-mb", self.max_mb), ("--timeout", self.timeout),
                             ("--bot-name", self.bot_name), ("--training-token", self.training_token),
                             ("--contact-url", contact), ("--workers", self.workers)):

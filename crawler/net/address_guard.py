@@ -30,6 +30,8 @@ from urllib.parse import urlsplit
 
 from scrapy.exceptions import IgnoreRequest
 
+from pipelines.settings import read as read_setting
+
 log = logging.getLogger(__name__)
 
 SCHEMES = frozenset({"http", "https"})
@@ -92,8 +94,8 @@ class AddressGuardMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> AddressGuardMiddleware:
         settings = crawler.settings
-        nets = parse_networks(settings.getlist("WINNOW_ALLOWED_NETWORKS"))
-        return cls(crawler, settings.getbool("WINNOW_ALLOW_PRIVATE"), nets)
+        nets = parse_networks(read_setting(settings, "WINNOW_ALLOWED_NETWORKS"))
+        return cls(crawler, read_setting(settings, "WINNOW_ALLOW_PRIVATE"), nets)
 
     def permitted(self, ip: IPAddress) -> bool:
         """Public, or in an allowed network (a metadata address only when a listed network names it exactly)."""

@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 
+from pipelines.settings import read as read_setting
+
 log = logging.getLogger(__name__)
 
 SLOW_DOWN = frozenset({429, 503})
@@ -69,9 +71,9 @@ class PolitenessMiddleware:
         settings = crawler.settings
         self.crawler = crawler
         self.stats = crawler.stats
-        self.retry_times = settings.getint("WINNOW_RETRY_TIMES", 3)
-        self.retry_after_max = settings.getfloat("WINNOW_RETRY_AFTER_MAX", 300.0)
-        self.error_budget = settings.getint("WINNOW_HOST_ERROR_BUDGET", 10)
+        self.retry_times = read_setting(settings, "WINNOW_RETRY_TIMES")
+        self.retry_after_max = read_setting(settings, "WINNOW_RETRY_AFTER_MAX")
+        self.error_budget = read_setting(settings, "WINNOW_HOST_ERROR_BUDGET")
         self._failures: dict[str, int] = {}
         self._parked: set[str] = set()
         self._slowed: dict[str, int] = {}  # slot key -> the slot's own concurrency, while it is slowed down

@@ -56,13 +56,13 @@ from twisted.internet.defer import Deferred
 from w3lib.url import safe_url_string
 
 from crawler.net.slot_floors import SlotFloors, raise_to_floor
-from crawler.policy.robots import DEFAULT_MAX_BYTES, RobotsRules, product_token, rules_for_fetch
+from crawler.policy.robots import RobotsRules, product_token, rules_for_fetch
 from crawler.policy.robots_cache import (
-    DEFAULT_CACHE_SECONDS,
     DEFAULT_UNREACHABLE_RETRY_SECONDS,
     RobotsCache,
     is_unreachable,
 )
+from pipelines.settings import read as read_setting
 
 if TYPE_CHECKING:
     from typing import Self
@@ -76,8 +76,6 @@ META_KEY = "winnow_robots"
 FETCH_META_KEY = "winnow_robots_fetch"  # set on our own robots.txt requests; its value is the origin
 _BYTES_META_KEY = "_winnow_robots_bytes"
 
-DEFAULT_MAX_REDIRECTS = 5  # RFC 9309 §2.3.1.2
-DEFAULT_CRAWL_DELAY_MAX = 10.0
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -127,17 +125,17 @@ class RobotsPolicyMiddleware:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WINNOW_ROBOTS_ENABLED", True):
+        if not read_setting(settings, "WINNOW_ROBOTS_ENABLED"):
             raise NotConfigured("WINNOW_ROBOTS_ENABLED is False")
         self.crawler = crawler
-        self.bot_token = _valid_token(settings.get("WINNOW_BOT_NAME") or "winnowbot", "WINNOW_BOT_NAME")
-        training = settings.get("WINNOW_TRAINING_TOKEN") or f"{self.bot_token}-Extended"
+        self.bot_token = _valid_token(read_setting(settings, "WINNOW_BOT_NAME") or "winnowbot", "WINNOW_BOT_NAME")
+        training = read_setting(settings, "WINNOW_TRAINING_TOKEN") or f"{self.bot_token}-Extended"
         self.training_token = _valid_token(training, "WINNOW_TRAINING_TOKEN")
-        self.max_bytes = settings.getint("WINNOW_ROBOTS_MAX_BYTES", DEFAULT_MAX_BYTES)
-        self.max_redirects = settings.getint("WINNOW_ROBOTS_MAX_REDIRECTS", DEFAULT_MAX_REDIRECTS)
-        self.crawl_delay_max = settings.getfloat("WINNOW_CRAWL_DELAY_MAX", DEFAULT_CRAWL_DELAY_MAX)
+        self.max_bytes = read_setting(settings, "WINNOW_ROBOTS_MAX_BYTES")
+        self.max_redirects = read_setting(settings, "WINNOW_ROBOTS_MAX_REDIRECTS")
+        self.crawl_delay_max = read_setting(settings, "WINNOW_CRAWL_DELAY_MAX")
         self.cache = RobotsCache(
-            ttl=settings.getfloat("WINNOW_ROBOTS_CACHE_SECONDS", DEFAULT_CACHE_SECONDS),
+            ttl=read_setting(settings, "WINNOW_ROBOTS_CACHE_SECONDS"),
             unreachable_retry=settings.getfloat(
                 "WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS", DEFAULT_UNREACHABLE_RETRY_SECONDS
             ),

@@ -52,6 +52,7 @@ from crawler.render.detect import NOTHING_TO_RENDER, assess_tree, text_gain, vis
 from crawler.render.page import RawDocument, RenderLimits, RenderResult, render, tracker_for
 from crawler.render.pool import PagePool
 from crawler.render.subrequests import SubrequestPolicy, install, uninstall
+from pipelines.settings import read as read_setting
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ class RenderMiddleware:
 
     def __init__(self, crawler: Any) -> None:
         settings = crawler.settings
-        self.mode = str(settings.get("WINNOW_RENDER", "auto")).strip().lower()
+        self.mode = str(read_setting(settings, "WINNOW_RENDER")).strip().lower()
         if self.mode not in MODES:
             raise ValueError(f"WINNOW_RENDER={self.mode!r}: expected one of {', '.join(MODES)}")
         if self.mode == "never":
@@ -114,22 +115,22 @@ class RenderMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         self.limits = RenderLimits(
-            page_timeout=settings.getfloat("WINNOW_RENDER_PAGE_TIMEOUT"),
-            settle_idle=settings.getfloat("WINNOW_RENDER_SETTLE_IDLE"),
-            settle_max=settings.getfloat("WINNOW_RENDER_SETTLE_MAX"),
-            thin_patience=settings.getfloat("WINNOW_RENDER_THIN_PATIENCE"),
-            step_idle=settings.getfloat("WINNOW_RENDER_STEP_IDLE"),
-            interact_max=settings.getfloat("WINNOW_RENDER_INTERACT_MAX"),
-            max_scrolls=settings.getint("WINNOW_RENDER_MAX_SCROLLS"),
-            max_clicks=settings.getint("WINNOW_RENDER_MAX_CLICKS"))
-        self.max_dom_bytes = settings.getint("WINNOW_RENDER_MAX_DOM_BYTES")
-        self.host_after = max(1, settings.getint("WINNOW_RENDER_HOST_AFTER"))
-        self.pool = PagePool(settings.getint("WINNOW_RENDER_MAX_PAGES"),
-                             settings.getint("WINNOW_RENDER_CONTEXT_PAGES"), self.stats)
-        blocked = frozenset(t.strip().lower() for t in settings.getlist("WINNOW_RENDER_BLOCK_RESOURCES"))
+            page_timeout=read_setting(settings, "WINNOW_RENDER_PAGE_TIMEOUT"),
+            settle_idle=read_setting(settings, "WINNOW_RENDER_SETTLE_IDLE"),
+            settle_max=read_setting(settings, "WINNOW_RENDER_SETTLE_MAX"),
+            thin_patience=read_setting(settings, "WINNOW_RENDER_THIN_PATIENCE"),
+            step_idle=read_setting(settings, "WINNOW_RENDER_STEP_IDLE"),
+            interact_max=read_setting(settings, "WINNOW_RENDER_INTERACT_MAX"),
+            max_scrolls=read_setting(settings, "WINNOW_RENDER_MAX_SCROLLS"),
+            max_clicks=read_setting(settings, "WINNOW_RENDER_MAX_CLICKS"))
+        self.max_dom_bytes = read_setting(settings, "WINNOW_RENDER_MAX_DOM_BYTES")
+        self.host_after = max(1, read_setting(settings, "WINNOW_RENDER_HOST_AFTER"))
+        self.pool = PagePool(read_setting(settings, "WINNOW_RENDER_MAX_PAGES"),
+                             read_setting(settings, "WINNOW_RENDER_CONTEXT_PAGES"), self.stats)
+        blocked = frozenset(t.strip().lower() for t in read_setting(settings, "WINNOW_RENDER_BLOCK_RESOURCES"))
         self.policy = SubrequestPolicy(crawler, blocked)
         self.goto_kwargs = {"wait_until": "commit", "timeout": self.limits.page_timeout * 1000}
-        self.skip_after = max(1, settings.getint("WINNOW_RENDER_GUESS_SKIP_AFTER", 5))
+        self.skip_after = max(1, read_setting(settings, "WINNOW_RENDER_GUESS_SKIP_AFTER"))
         self._helped: Counter[str] = Counter()
         self._guesses_unhelpful: Counter[str] = Counter()
         self.direct_origins: set[str] = set()

@@ -8,17 +8,18 @@ from typing import Any
 
 from crawler.warc.upload import WarcUploader
 from crawler.warc.writer import DONE_SUFFIX, WarcRotator, repair_open_files
+from pipelines.settings import read as read_setting
 
 
 class WarcPipeline:
     def __init__(self, crawler: Any) -> None:
         settings = crawler.settings
         self.crawler = crawler
-        self.directory = Path(settings.get("WINNOW_OUTPUT_DIR"))
-        self.rotator = WarcRotator(self.directory, prefix=settings.get("WINNOW_WARC_PREFIX"),
-                                   max_bytes=settings.getint("WINNOW_WARC_MAX_BYTES"),
+        self.directory = Path(read_setting(settings, "WINNOW_OUTPUT_DIR"))
+        self.rotator = WarcRotator(self.directory, prefix=read_setting(settings, "WINNOW_WARC_PREFIX"),
+                                   max_bytes=read_setting(settings, "WINNOW_WARC_MAX_BYTES"),
                                    software=f"winnow crawler ({settings.get('USER_AGENT')})")
-        upload_to = settings.get("WINNOW_UPLOAD_TO")
+        upload_to = read_setting(settings, "WINNOW_UPLOAD_TO")
         self.uploader = WarcUploader(upload_to, self.directory / ".crawl") if upload_to else None
         self._submitted = 0
 
