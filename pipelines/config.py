@@ -5,9 +5,16 @@ steps:
   - use: filters.langid.LanguageID     # dotted path to a Step or Stage class
     with: {min_score: 0.65}            # keyword arguments of its __init__
     name: langid                       # optional; names the step in stats and dropped_by
+  - use: filters.pii.RedactPII
+    with: {kind: [document, interleaved]}   # one step per kind, in this order, each with its own stats
 output:
   max_rows_per_shard: 100000
 ```
+
+A list as ``kind`` declares the step once for several record kinds: it becomes one step per kind, next to each
+other, with the same arguments. The first kind's step has the step's name (``name``, else the class's default); each
+other's is that name with ``_<kind>`` (``_interleaved``, ``_image_text``, ``_document``), so ``pii`` above is ``pii``
+and ``pii_interleaved`` in stats.json and ``dropped_by``.
 
 Everything is checked before any work: an unknown key, a module or class that does not exist, a
 class that is not a Step/Stage, an argument its ``__init__`` does not take or refuses, duplicate
@@ -89,7 +96,7 @@ def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
     entries = raw.get("steps")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"{path}: 'steps' must be a non-empty list")
-    steps = [_build_step(path, i, entry, annotate) for i, entry in enumerate(entries, 1)]
+    steps = [step for i, entry in enumerate(entries, 1) for step in _build_steps(path, i, entry, annotate)]
     names = [s.name for s in steps]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -102,6 +109,25 @@ def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
         if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
             raise ConfigError(f"{path}: output.{key} must be a whole number from {low} to {high}, got {value!r}")
     return PipelineConfig(path=str(path), raw=raw, steps=steps, output=output)
+
+
+def _build_steps(path: Path, index: int, entry: Any, annotate: bool) -> list[Step | Stage]:
+    """The step of one YAML entry; one per kind where its ``kind`` is a list (module docstring)."""
+    kwargs = entry.get("with") if isinstance(entry, dict) else None
+    kinds = kwargs.get("kind") if isinstance(kwargs, dict) else None
+    if not isinstance(kinds, list):
+        return [_build_step(path, index, entry, annotate)]
+    where = f"{path}: step {index} ({entry.get('use')})"
+    if not kinds or len(set(map(str, kinds))) != len(kinds) or not all(isinstance(k, str) for k in kinds):
+        raise ConfigError(f"{where}: 'kind' as a list must name distinct record kinds, got {kinds!r}")
+    steps = []
+    for n, kind in enumerate(kinds):
+        one = {**entry, "with": {**kwargs, "kind": kind}}
+        step = _build_step(path, index, one, annotate)
+        if n:
+            step.bind(f"{steps[0].name}_{kind}", annotate=annotate)
+        steps.append(step)
+    return steps
 
 
 def _build_step(path: Path, index: int, entry: Any, annotate: bool) -> Step | Stage:

@@ -68,3 +68,45 @@ def test_pages_without_extract_are_refused(tmp_path):
 def test_missing_config_file():
     with pytest.raises(ConfigError, match="not found"):
         load_config("/nonexistent/pipeline.yaml")
+
+
+def test_a_step_for_several_kinds_is_declared_once(tmp_path):
+    path = write(tmp_path, """
+        steps:
+          - use: filters.langid.LanguageID
+            with: {kind: [document, interleaved, image_text], min_score: 0.5}
+          - use: filters.pii.RedactPII
+            with: {kind: [interleaved, document]}
+            name: scrub
+    """)
+    steps = load_config(path).steps
+    assert [(s.name, s.input_kind) for s in steps] == [
+        ("langid", "document"), ("langid_interleaved", "interleaved"), ("langid_image_text", "image_text"),
+        ("scrub", "interleaved"), ("scrub_document", "document")]
+    assert {s.min_score for s in steps[:3]} == {0.5}  # the other arguments go to every kind's step
+
+
+@pytest.mark.parametrize(("kinds", "message"), [
+    ("[]", "distinct record kinds"),
+    ("[document, document]", "distinct record kinds"),
+    ("[document, 3]", "distinct record kinds"),
+    ("[document, pages]", "kind must be one of|pages"),
+])
+def test_a_bad_kind_list_names_the_step(tmp_path, kinds, message):
+    path = write(tmp_path, f"""
+        steps:
+          - use: filters.pii.RedactPII
+            with: {{kind: {kinds}}}
+    """)
+    with pytest.raises(ConfigError, match=f"step 1 .*({message})"):
+        load_config(path)
+
+
+def test_a_kind_list_on_a_step_without_kind_is_refused(tmp_path):
+    path = write(tmp_path, """
+        steps:
+          - use: filters.policy.TrainingOptOut
+            with: {kind: [document, interleaved]}
+    """)
+    with pytest.raises(ConfigError, match="bad argument"):
+        load_config(path)
