@@ -11,9 +11,9 @@ import struct
 import numpy as np
 import pyarrow as pa
 
+from dedup.banded import PRIOR as PRIOR  # node keys of rows written earlier start with it: they stay the keepers
 from dedup.image_hash import HASH_BITS
 
-PRIOR = "0"  # prefix of rows written earlier: they sort first and stay the keepers
 SEP = "\x1f"  # between id and sha256 in a node key; sorts before every printable character, so "a" < "ab" holds
 _HEX16 = re.compile(r"^[0-9a-fA-F]{16}$")
 _TAG = {"exact": 0, "phash": 1, "dhash": 2}  # mixed into band keys so the spaces never collide by construction

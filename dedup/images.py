@@ -56,9 +56,7 @@ densely (numpy), about n^2 x bands / 2^(64 / bands) / 2 comparisons per wave, sp
 
 from __future__ import annotations
 
-import functools
 import logging
-import tempfile
 import time
 from typing import Any
 
@@ -66,8 +64,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from dedup import state
-from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, connected_components, count_rows
+from dedup.banded import BandedDedup, label_map
+from dedup.components import BUCKET, EDGE_SCHEMA
 from dedup.image_hash import HASH_BITS
 from dedup.image_keys import (
     PRIOR,
@@ -80,7 +78,6 @@ from dedup.image_keys import (
     popcount,
     sha_of,
 )
-from pipelines.step import Stage
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +93,7 @@ BANDS_SCHEMA = pa.schema([pa.field("key", pa.uint64()), pa.field("dkey", pa.stri
 _PAIR_CELLS = 1 << 22
 
 
-class ImageDedup(Stage):
+class ImageDedup(BandedDedup):
     """Drop exact and perceptual duplicate images (sha256; pHash/dHash LSH); see the module docstring.
 
     ``match``: which perceptual hashes decide a pair: ``phash``, ``dhash``, ``both`` (within both thresholds) or
@@ -112,6 +109,8 @@ class ImageDedup(Stage):
 
     input_kind = "image"
     default_name = "image_dedup"
+    bands_schema = BANDS_SCHEMA
+    rows_word = "image"
 
     def __init__(self, match: str | None = "both", phash_threshold: int = 14, dhash_threshold: int = 12,
                  bands: int | None = None, exact: bool = True, buckets: int = 32,
@@ -143,47 +142,20 @@ class ImageDedup(Stage):
                             "(pigeonhole needs bands > threshold)", b, h, self.thresholds[h], b)
         self.exact = exact
         self.buckets = buckets
-        self.wave = "unbound"
-        self.own: tuple[str, set[str]] | None = None
-        self.against: list[tuple[str, set[str]]] = []
-        self.work_dir: str | None = None
-        self.prior_bands: dict[int, tuple[str, ...]] = {}
-        self.label_files: tuple[str, ...] = ()
+        self._init_state()
 
     @property
     def state_params(self) -> dict[str, object]:
         # What makes band keys comparable; thresholds are not in it (they only verify, and may change between runs).
         return {"image_bands": self.bands, "exact": self.exact, "buckets": self.buckets}
 
-    # -- binding (runner, driver side) ------------------------------------------------------------------------
-    def bind_state(self, state_dir: str, wave: str, completed_waves: set[str]) -> None:
-        """Where this stage persists its band index, the wave being run, and which earlier waves are committed."""
-        self.state_dir = state_dir
-        self.wave = wave
-        self.own = (state_dir, set(completed_waves))
-
-    def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
-        """Earlier outputs (this stage's state folder there, that output's committed waves) to dedup against."""
-        for folder, _ in previous:
-            if not state.has_files(folder):
-                log.warning("%s: no state in %s (no image reached a stage of this name there)", self._name(), folder)
-        self.against = [(folder, waves) for folder, waves in previous if state.has_files(folder)]
-        state.check_params(state.committed(self.against, "bands"), self.state_params, "the --dedup-against output")
-
     # -- the stage --------------------------------------------------------------------------------------------
     def run(self, dataset: Any) -> Any:
-        folders = ([self.own] if self.own else []) + self.against
-        self.prior_bands = state.committed(folders, "bands")
-        self.work_dir = self.state_dir or tempfile.mkdtemp(prefix="winnow-image-dedup-")
-        self.label_files = ()
-        state.remove_wave_files(self.work_dir, self.wave)  # this wave's files of an earlier attempt
+        self._start_wave("winnow-image-dedup-")
         started = time.perf_counter()
         rows = dataset.materialize()
         edges = rows.map_batches(self._band_rows).map_groups(BUCKET, self._candidates).materialize()
-        labels = connected_components(edges, self.buckets)
-        dropped = count_rows(labels.map_batches(self._key_labels).map_groups(BUCKET, self._write_labels), "n")
-        if dropped:
-            self.label_files = state.wave_files(self.work_dir, self.wave, "labels")
+        dropped = self._decide(edges)
         log.info("%s wave %s: %d duplicate image(s) in %.2f s", self._name(), self.wave, dropped,
                  time.perf_counter() - started)
         return rows.map_batches(self._apply)
@@ -229,20 +201,8 @@ class ImageDedup(Stage):
                            ph_ok[owner] & perceptual, dh_ok[owner] & perceptual)
 
     # -- pass 2: band groups -> verified pairs -> local stars -------------------------------------------------
-    def _candidates(self, table: pa.Table) -> pa.Table:
-        out = [self._candidates_in(int(b), table.filter(pc.equal(table.column(BUCKET), b)))
-               for b in pc.unique(table.column(BUCKET)).to_pylist()]
-        return pa.concat_tables(out) if out else EDGE_SCHEMA.empty_table()
-
     def _candidates_in(self, bucket: int, table: pa.Table) -> pa.Table:
-        current = table.select(["key", "dkey", "ph", "dh"]).cast(BANDS_SCHEMA)
-        if self.state_dir:
-            state.write(self.state_dir, state.file_name(self.wave, "bands", bucket), current, self.state_params)
-        prior = state.read(self.prior_bands.get(bucket, ()), BANDS_SCHEMA)
-        if prior.num_rows:
-            prior = prior.filter(pc.is_in(prior.column("key"), value_set=current.column("key").combine_chunks()))
-            prior = prior.set_column(1, "dkey", pc.binary_join_element_wise(PRIOR, prior.column("dkey"), ""))
-        rows = pa.concat_tables([prior, current]).sort_by([("key", "ascending"), ("dkey", "ascending")])
+        rows = self._band_group(bucket, table)
         if rows.num_rows < 2:
             return EDGE_SCHEMA.empty_table()
         keys = rows.column("key").to_numpy()
@@ -351,17 +311,10 @@ class ImageDedup(Stage):
         return out
 
     # -- pass 4: decisions ------------------------------------------------------------------------------------
-    def _key_labels(self, table: pa.Table) -> pa.Table:
-        return state.fresh_labels(table, PRIOR, self.buckets)
-
-    def _write_labels(self, table: pa.Table) -> pa.Table:
-        assert self.work_dir is not None
-        return state.write_labels(self.work_dir, self.wave, table, self.state_params)
-
     def _apply(self, table: pa.Table) -> pa.Table:
         if not self.label_files or table.num_rows == 0:
             return table
-        roots = _label_map(self.label_files)
+        roots = label_map(self.label_files)
         live = pc.is_null(table.column("dropped_by")).to_numpy(zero_copy_only=False)
         nodes = node_keys(table)
         dropped_by = table.column("dropped_by").to_pylist()
@@ -377,18 +330,7 @@ class ImageDedup(Stage):
             dropped_by[i] = f"{self._name()}.{'duplicate' if exact else 'near_duplicate'}"
             earlier = ", written earlier" if root.startswith(PRIOR) else ""
             detail[i] = f"{'duplicate' if exact else 'near duplicate'} of {id_of(root)}{earlier}"
-        if not hit.any():
-            return table
-        table = table.set_column(table.schema.get_field_index("dropped_by"), "dropped_by",
-                                 pa.array(dropped_by, pa.string()))
-        table = table.set_column(table.schema.get_field_index("drop_detail"), "drop_detail",
-                                 pa.array(detail, pa.string()))
-        if not self.annotate:  # dropped rows travel on as thin tombstones: the bytes go
-            col = table.schema.get_field_index("image")
-            field = table.schema.field(col)
-            table = table.set_column(col, field, pc.if_else(pa.array(~hit), table.column(col),
-                                                            pa.scalar(None, field.type)))
-        return table
+        return self._marked(table, hit, dropped_by, detail, "image")  # tombstones without the bytes
 
 
 def _band_table(keys: Any, nodes: list[str], ph: Any, dh: Any, buckets: int, ph_ok: Any = None,
@@ -428,10 +370,3 @@ def _stars(names: list[str], labels: np.ndarray) -> list[tuple[str, str]]:
             root = min(group)
             out.extend((root, m) for m in group if m != root)
     return out
-
-
-@functools.lru_cache(maxsize=2)
-def _label_map(files: tuple[str, ...]) -> dict[str, str]:
-    """node -> root of one wave's dropped rows, built once per worker process."""
-    table = state.read(files, LABEL_SCHEMA)
-    return dict(zip(table.column("node").to_pylist(), table.column("root").to_pylist(), strict=True))

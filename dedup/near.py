@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import tempfile
 import time
 from typing import Any
 
@@ -38,16 +37,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from dedup import state
-from dedup.components import BUCKET, EDGE_SCHEMA, LABEL_SCHEMA, buckets_of, connected_components, count_rows
+from dedup.banded import PRIOR, BandedDedup, label_map
+from dedup.components import BUCKET, EDGE_SCHEMA, buckets_of
 from dedup.exact import check_fields
 from dedup.minhash import MinHashParams, band_keys, choose_bands, jaccard, shingle_hashes, signatures
-from pipelines.step import Stage
 
 log = logging.getLogger(__name__)
 
 _TS_OFFSET = 1 << 62  # keeps pre-1970 timestamps positive in the 16-hex-digit key
 _NO_DATE = "~" * 16  # sorts after every hex digit: undated documents lose to dated ones
-PRIOR = "0"  # prefix of documents written earlier: they sort first and stay the keepers
 FIELDS = {"document": "text", "interleaved": "segments"}
 _VERIFY_SCHEMA = pa.schema([*EDGE_SCHEMA, pa.field("u_sh", pa.list_(pa.uint32()))])
 
@@ -74,7 +72,7 @@ def joined_text(segments: list[dict[str, Any]] | None) -> str:
     return "\n".join(s["text"] for s in segments or () if s and s.get("kind") == "text" and s.get("text"))
 
 
-class MinHashDedup(Stage):
+class MinHashDedup(BandedDedup):
     """Drop near-duplicate documents (MinHash LSH); see the module docstring.
 
     ``kind``/``field``: ``document`` by ``text`` (default) or ``interleaved`` by ``segments`` (joined text).
@@ -85,6 +83,8 @@ class MinHashDedup(Stage):
     """
 
     default_name = "minhash_dedup"
+    bands_schema = state.BANDS_SCHEMA
+    rows_word = "document"
 
     def __init__(self, kind: str = "document", field: str | None = None, bands: int | None = None,
                  rows: int | None = None, threshold: float | None = None, num_perm: int | None = None,
@@ -121,43 +121,19 @@ class MinHashDedup(Stage):
         self.verify = verify
         self.buckets = buckets
         self.max_pairs_group = max_pairs_group
-        self.wave = "unbound"
-        self.own: tuple[str, set[str]] | None = None
-        self.against: list[tuple[str, set[str]]] = []
-        self.work_dir: str | None = None
-        self.prior_bands: dict[int, tuple[str, ...]] = {}
+        self._init_state()
         self.prior_shingles: tuple[str, ...] = ()
         self.wave_shingles: tuple[str, ...] = ()
-        self.label_files: tuple[str, ...] = ()
 
     @property
     def state_params(self) -> dict[str, object]:
         return {**self.params.as_dict(), "buckets": self.buckets}
 
-    # -- binding (runner, driver side) ------------------------------------------------------------------------
-    def bind_state(self, state_dir: str, wave: str, completed_waves: set[str]) -> None:
-        """Where this stage persists its index, the wave being run, and which earlier waves are committed."""
-        self.state_dir = state_dir
-        self.wave = wave
-        self.own = (state_dir, set(completed_waves))
-
-    def bind_against(self, previous: list[tuple[str, set[str]]]) -> None:
-        """Earlier outputs (this stage's state folder there, and that output's committed waves) to dedup against."""
-        for folder, _ in previous:
-            if not state.has_files(folder):
-                log.warning("%s: no state in %s (no document reached a stage of this name there)", self._name(),
-                            folder)
-        self.against = [(folder, waves) for folder, waves in previous if state.has_files(folder)]
-        state.check_params(state.committed(self.against, "bands"), self.state_params, "the --dedup-against output")
-
     # -- the stage --------------------------------------------------------------------------------------------
     def run(self, dataset: Any) -> Any:
-        folders = ([self.own] if self.own else []) + self.against
-        self.prior_bands = state.committed(folders, "bands")
-        self.prior_shingles = state.committed(folders, "shingles").get(-1, ()) if self.verify is not None else ()
-        self.work_dir = self.state_dir or tempfile.mkdtemp(prefix="winnow-minhash-")
-        self.label_files = ()
-        state.remove_wave_files(self.work_dir, self.wave)  # this wave's files of an earlier attempt
+        self._start_wave("winnow-minhash-")
+        self.prior_shingles = (state.committed(self._folders(), "shingles").get(-1, ()) if self.verify is not None
+                               else ())
 
         clock = _Clock()
         docs = dataset.materialize()
@@ -172,12 +148,8 @@ class MinHashDedup(Stage):
                      .map_batches(functools.partial(self._key_by, "v")).map_groups(BUCKET, self._check_v)
                      .materialize())
             clock.lap("verification")
-        labels = connected_components(edges, self.buckets)
-        clock.lap("components")
-        dropped = count_rows(labels.map_batches(self._key_labels).map_groups(BUCKET, self._write_labels), "n")
-        if dropped:
-            self.label_files = state.wave_files(self.work_dir, self.wave, "labels")
-        clock.lap("decisions")
+        dropped = self._decide(edges)
+        clock.lap("components and decisions")
         log.info("%s wave %s: %d near-duplicate(s); seconds: %s", self._name(), self.wave, dropped, clock)
         return docs.map_batches(self._apply)
 
@@ -217,20 +189,8 @@ class MinHashDedup(Stage):
                          BUCKET: pa.array((keys % np.uint64(self.buckets)).astype(np.int32))})
 
     # -- pass 2: band groups -> candidate pairs ---------------------------------------------------------------
-    def _candidates(self, table: pa.Table) -> pa.Table:
-        out = [self._candidates_in(int(b), table.filter(pc.equal(table.column(BUCKET), b)))
-               for b in pc.unique(table.column(BUCKET)).to_pylist()]
-        return pa.concat_tables(out) if out else EDGE_SCHEMA.empty_table()
-
     def _candidates_in(self, bucket: int, table: pa.Table) -> pa.Table:
-        current = table.select(["key", "dkey"]).cast(state.BANDS_SCHEMA)
-        if self.state_dir:
-            state.write(self.state_dir, state.file_name(self.wave, "bands", bucket), current, self.state_params)
-        prior = state.read(self.prior_bands.get(bucket, ()), state.BANDS_SCHEMA)
-        if prior.num_rows:
-            prior = prior.filter(pc.is_in(prior.column("key"), value_set=current.column("key").combine_chunks()))
-            prior = prior.set_column(1, "dkey", pc.binary_join_element_wise(PRIOR, prior.column("dkey"), ""))
-        rows = pa.concat_tables([prior, current]).sort_by([("key", "ascending"), ("dkey", "ascending")])
+        rows = self._band_group(bucket, table)
         if rows.num_rows < 2:
             return EDGE_SCHEMA.empty_table()
         keys = rows.column("key").to_numpy()
@@ -288,17 +248,10 @@ class MinHashDedup(Stage):
         return pa.concat_tables(out) if out else EDGE_SCHEMA.empty_table()
 
     # -- pass 4: decisions ------------------------------------------------------------------------------------
-    def _key_labels(self, table: pa.Table) -> pa.Table:
-        return state.fresh_labels(table, PRIOR, self.buckets)
-
-    def _write_labels(self, table: pa.Table) -> pa.Table:
-        assert self.work_dir is not None
-        return state.write_labels(self.work_dir, self.wave, table, self.state_params)
-
     def _apply(self, table: pa.Table) -> pa.Table:
         if not self.label_files or table.num_rows == 0:
             return table
-        roots = _label_map(self.label_files)
+        roots = label_map(self.label_files)
         live = pc.is_null(table.column("dropped_by")).to_numpy(zero_copy_only=False)
         keys = doc_keys(table).to_pylist()
         dropped_by = table.column("dropped_by").to_pylist()
@@ -312,18 +265,7 @@ class MinHashDedup(Stage):
                 dropped_by[i] = reason
                 earlier = ", written earlier" if root.startswith(PRIOR) else ""
                 detail[i] = f"near duplicate of {id_of(root)}{earlier}"
-        if not hit.any():
-            return table
-        table = table.set_column(table.schema.get_field_index("dropped_by"), "dropped_by",
-                                 pa.array(dropped_by, pa.string()))
-        table = table.set_column(table.schema.get_field_index("drop_detail"), "drop_detail",
-                                 pa.array(detail, pa.string()))
-        if not self.annotate:  # dropped rows travel on as thin tombstones
-            col = table.schema.get_field_index(self.field)
-            field = table.schema.field(col)
-            table = table.set_column(col, field, pc.if_else(pa.array(~hit), table.column(col),
-                                                            pa.scalar(None, field.type)))
-        return table
+        return self._marked(table, hit, dropped_by, detail, self.field)
 
 
 def _lookup(found: pa.Table, nodes: pa.ChunkedArray) -> pa.Array:
@@ -366,10 +308,3 @@ class _Clock:
 
     def __str__(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.laps.items())
-
-
-@functools.lru_cache(maxsize=2)
-def _label_map(files: tuple[str, ...]) -> dict[str, str]:
-    """node -> root of one wave's dropped documents, built once per worker process."""
-    table = state.read(files, LABEL_SCHEMA)
-    return dict(zip(table.column("node").to_pylist(), table.column("root").to_pylist(), strict=True))
