@@ -53,6 +53,9 @@ from typing import Any
 
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
 from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
+from extract.options import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, PageOptions
+
+__all__ = ["DEFAULT_MAX_HTML_BYTES", "DEFAULT_TIME_LIMIT_S", "PageOptions", "extract_page", "extract_pages"]
 from filters.image_alt import pair_text
 from pipelines.readers.charset import decode_html
 from pipelines.readers.ids import stable_id
@@ -61,8 +64,6 @@ from pipelines.step import Drop
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_HTML_BYTES = 10_000_000
-DEFAULT_TIME_LIMIT_S = 20.0
 CONTEXT_CHARS = 150  # per side: up to 150 characters of the text block before and of the one after
 WORKER_TARGET = "extract.page:extract_html"
 # exceptions from the parser/extractor that mean "this page cannot be processed", not a bug of ours
@@ -264,25 +265,25 @@ def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
     return Extraction(document, pairs, interleaved, dict(skipped), len(raw.images))
 
 
-def _prepare(html: str | bytes | None, url: str | None, page: Page | None, options: dict[str, Any]
+def _prepare(html: str | bytes | None, url: str | None, page: Page | None, options: PageOptions,
+             images_allowed: bool | None = None, content_type: str | None = None
              ) -> tuple[dict[str, Any], tuple[Any, ...]]:
     """(identity, worker arguments) for one page, or ``Drop`` raised for what needs no parse."""
     ident = _identity(page, url)
-    max_html_bytes = options["max_html_bytes"]
     if html is None or not html.strip():
         raise Drop("no_html")
-    if isinstance(html, bytes) and len(html) > max_html_bytes:
+    if isinstance(html, bytes) and len(html) > options.max_html_bytes:
         raise Drop("too_large", f"{len(html)} bytes")
     # bytes are decoded (and the decoded size checked) where the extraction runs: extract_html
-    images_allowed = options["images_allowed"]
     if images_allowed is None:
         images_allowed = page is None or page.images_allowed is not False
-    extract_options = ExtractOptions(selector=options["selector"], threshold=options["threshold"],
-                                     favor_precision=options["favor_precision"], fast=options["fast"],
-                                     include_tables=options["include_tables"], images_allowed=images_allowed)
-    content_type = options["content_type"] if options["content_type"] is not None else (
-        page.content_type if page is not None else None)
-    return ident, (html, url if url is not None else ident["url"], extract_options, content_type, max_html_bytes)
+    extract_options = ExtractOptions(selector=options.selector, threshold=options.threshold,
+                                     favor_precision=options.favor_precision, fast=options.fast,
+                                     include_tables=options.include_tables, images_allowed=images_allowed)
+    if content_type is None and page is not None:
+        content_type = page.content_type
+    return ident, (html, url if url is not None else ident["url"], extract_options, content_type,
+                   options.max_html_bytes)
 
 
 def _finish(raw: RawExtraction, ident: dict[str, Any], min_chars: int) -> Extraction:
@@ -291,68 +292,36 @@ def _finish(raw: RawExtraction, ident: dict[str, Any], min_chars: int) -> Extrac
     return build_records(raw, ident)
 
 
-def check_selection(selector: str, threshold: float | None, favor_precision: bool, fast: bool) -> None:
-    """Refuse settings that do not go together (a clear error before any work)."""
-    if selector not in SELECTORS:
-        raise ValueError(f"selector must be one of {list(SELECTORS)}, got {selector!r}")
-    if threshold is not None:
-        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 < threshold < 1:
-            raise ValueError(f"threshold must be a probability between 0 and 1 (exclusive) or null, got {threshold!r}")
-        if selector != "model":
-            raise ValueError("threshold applies to selector: model only")
-    for name, value in (("favor_precision", favor_precision), ("fast", fast)):
-        if not isinstance(value, bool):
-            raise ValueError(f"{name} must be a bool, got {value!r}")
-        if value and selector != "trafilatura":
-            raise ValueError(f"{name} sets trafilatura's own selection and applies to selector: trafilatura only "
-                             "(the block model always reads trafilatura's verdicts in the mode it was trained on)")
-
-
 def extract_page(
     html: str | bytes | None,
     url: str | None,
     *,
     page: Page | None = None,
-    selector: str = "model",
-    threshold: float | None = None,
-    favor_precision: bool = False,
-    fast: bool = False,
-    include_tables: bool = True,
-    min_chars: int = 1,
-    max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
-    time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
+    options: PageOptions | None = None,
     images_allowed: bool | None = None,
     content_type: str | None = None,
+    **given: Any,
 ) -> Extraction:
     """Extract one page; raises ``pipelines.step.Drop`` when it yields nothing (module docstring).
 
-    ``images_allowed`` defaults to the page's (False on noimageai), else True. ``selector``, ``threshold``,
-    ``favor_precision`` and ``fast``: module docstring (the last two with ``selector="trafilatura"`` only).
-    ``content_type`` (the HTTP header, for decoding bytes) defaults to the page's.
+    ``options`` (extract/options.py), or its fields as keywords (``selector="trafilatura"``), which replace those of
+    ``options``. ``images_allowed`` defaults to the page's (False on noimageai), else True. ``content_type`` (the
+    HTTP header, for decoding bytes) defaults to the page's.
     """
-    check_selection(selector, threshold, favor_precision, fast)
-    ident, args = _prepare(html, url, page, dict(
-        selector=selector, threshold=threshold, favor_precision=favor_precision, fast=fast,
-        include_tables=include_tables, max_html_bytes=max_html_bytes, images_allowed=images_allowed,
-        content_type=content_type))
-    [answer] = run_extractions([args], time_limit_s)
+    options = PageOptions.of(options, **given)
+    ident, args = _prepare(html, url, page, options, images_allowed, content_type)
+    [answer] = run_extractions([args], options.time_limit_s)
     if isinstance(answer, Exception):
-        raise failure_drop(answer, time_limit_s)
-    return _finish(answer, ident, min_chars)
+        raise failure_drop(answer, options.time_limit_s)
+    return _finish(answer, ident, options.min_chars)
 
 
 def extract_pages(
     pages: Iterable[Page | tuple[str | bytes | None, str]],
     *,
-    selector: str = "model",
-    threshold: float | None = None,
-    favor_precision: bool = False,
-    fast: bool = False,
-    include_tables: bool = True,
-    min_chars: int = 1,
-    max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
-    time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
+    options: PageOptions | None = None,
     workers: int = 1,
+    **given: Any,
 ) -> list[Extraction | Drop]:
     """``extract_page`` for many pages (``Page`` records or ``(html, url)`` pairs): one result each, in order.
 
@@ -363,10 +332,7 @@ def extract_pages(
     still under its own ``time_limit_s``; ``workers`` children share the pages. This is what ``ExtractPage``
     runs on each batch.
     """
-    check_selection(selector, threshold, favor_precision, fast)
-    options = dict(selector=selector, threshold=threshold, favor_precision=favor_precision, fast=fast,
-                   include_tables=include_tables, max_html_bytes=max_html_bytes, images_allowed=None,
-                   content_type=None)
+    options = PageOptions.of(options, **given)
     results: list[Extraction | Drop | None] = []
     idents: list[dict[str, Any]] = []
     calls: list[tuple[Any, ...]] = []
@@ -382,11 +348,12 @@ def extract_pages(
         results.append(None)
         idents.append(ident)
         calls.append(args)
-    for i, ident, answer in zip(where, idents, run_extractions(calls, time_limit_s, workers), strict=True):
+    answers = run_extractions(calls, options.time_limit_s, workers)
+    for i, ident, answer in zip(where, idents, answers, strict=True):
         try:
             if isinstance(answer, Exception):
-                raise failure_drop(answer, time_limit_s)
-            results[i] = _finish(answer, ident, min_chars)
+                raise failure_drop(answer, options.time_limit_s)
+            results[i] = _finish(answer, ident, options.min_chars)
         except Drop as drop:
             results[i] = drop
         except Exception as exc:  # a bug on one page must not lose the others: counted as the step's error

@@ -41,15 +41,9 @@ import contextlib
 import json
 from typing import Any
 
-from extract.deadline import check_time_limit, default_workers
-from extract.page import (
-    DEFAULT_MAX_HTML_BYTES,
-    DEFAULT_TIME_LIMIT_S,
-    Extraction,
-    check_selection,
-    extract_page,
-    extract_pages,
-)
+from extract.deadline import default_workers
+from extract.options import PageOptions
+from extract.page import Extraction, extract_page, extract_pages
 from pipelines.arguments import check_number
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
@@ -69,11 +63,6 @@ def llm_config(llm: Any) -> dict | None:
                      f"got {llm!r}")
 
 
-def _check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be a bool, got {value!r}")
-
-
 class ExtractPage(Step):
     """Main text, image/alt pairs and interleaved documents from each page (module docstring)."""
 
@@ -84,20 +73,10 @@ class ExtractPage(Step):
     # prepares the next batch while this one is out (pipelines.dataset.prefetched).
     works_out_of_process = True
 
-    def __init__(
-        self,
-        outputs: list[str] | None = None,
-        selector: str = "model",
-        threshold: float | None = None,
-        favor_precision: bool = False,
-        fast: bool = False,
-        include_tables: bool = True,
-        min_chars: int = 1,
-        max_html_bytes: int = DEFAULT_MAX_HTML_BYTES,
-        time_limit_s: float | None = DEFAULT_TIME_LIMIT_S,
-        llm: dict | str | None = None,
-        workers: int | None = None,
-    ) -> None:
+    def __init__(self, outputs: list[str] | None = None, llm: dict | str | None = None, workers: int | None = None,
+                 **options: Any) -> None:
+        """``options``: the extraction options (extract/options.py ``PageOptions``: selector, threshold,
+        favor_precision, fast, include_tables, min_chars, max_html_bytes, time_limit_s)."""
         outputs = ["text", "image_text", "interleaved"] if outputs is None else outputs
         if not isinstance(outputs, list | tuple) or not outputs:
             raise ValueError(f"outputs must be a non-empty list of {list(OUTPUT_KINDS)}, got {outputs!r}")
@@ -106,15 +85,11 @@ class ExtractPage(Step):
             raise ValueError(f"outputs: unknown output(s) {unknown}; known: {list(OUTPUT_KINDS)}")
         if len(set(outputs)) != len(outputs):
             raise ValueError(f"outputs: each output may appear once, got {outputs!r}")
-        check_selection(selector, threshold, favor_precision, fast)
-        if selector == "model":
+        self.options = PageOptions.of(**options)
+        if self.options.selector == "model":
             from extract.select import shipped_model
 
             shipped_model()  # a missing or stale model file is a clear error at start-up, not one on every page
-        _check_bool("include_tables", include_tables)
-        check_number("min_chars", min_chars, 0, integer=True)
-        check_number("max_html_bytes", max_html_bytes, 1, integer=True)
-        check_time_limit(time_limit_s)
         if workers is not None:
             check_number("workers", workers, 1, integer=True)
         llm = llm_config(llm)
@@ -122,14 +97,6 @@ class ExtractPage(Step):
         self.outputs = [o for o in OUTPUT_KINDS if o in outputs]
         self.output_kinds = tuple(OUTPUT_KINDS[o] for o in self.outputs)
         self.output_kind = self.output_kinds[0]
-        self.selector = selector
-        self.threshold = float(threshold) if threshold is not None else None
-        self.favor_precision = favor_precision
-        self.fast = fast
-        self.include_tables = include_tables
-        self.min_chars = min_chars
-        self.max_html_bytes = max_html_bytes
-        self.time_limit_s = float(time_limit_s) if time_limit_s is not None else None
         self.llm = llm
         self.workers = workers
         self.llm_extractor: Any = None
@@ -157,10 +124,6 @@ class ExtractPage(Step):
             self.llm_extractor.setup()
 
     # -- extraction ----------------------------------------------------------------------
-    def _settings(self, min_chars: int) -> dict[str, Any]:
-        return dict(selector=self.selector, threshold=self.threshold, favor_precision=self.favor_precision,
-                    fast=self.fast, include_tables=self.include_tables,
-                    min_chars=min_chars, max_html_bytes=self.max_html_bytes, time_limit_s=self.time_limit_s)
 
     def _workers(self) -> int:
         return default_workers(self.workers)
@@ -176,15 +139,15 @@ class ExtractPage(Step):
         return out
 
     def process(self, page: Page) -> list[Any]:
-        return self._records(extract_page(page.html, page.url, page=page, **self._settings(self.min_chars)))
+        return self._records(extract_page(page.html, page.url, page=page, options=self.options))
 
     def process_batch(self, records: list[Page]) -> list[Any]:
         # the whole batch through the extraction worker in one go (extract_pages): no wait between pages
         if self.llm_extractor is None:
             return [r if isinstance(r, Drop) else self._records(r)
-                    for r in extract_pages(records, **self._settings(self.min_chars), workers=self._workers())]
+                    for r in extract_pages(records, options=self.options, workers=self._workers())]
         # With an LLM, too-short pages are kept until the LLM has had its say (the fallback route).
-        results = extract_pages(records, **self._settings(0), workers=self._workers())
+        results = extract_pages(records, options=self.options, min_chars=0, workers=self._workers())
         self._apply_llm(records, results)
         out: list[Any] = []
         for result in results:
@@ -192,7 +155,7 @@ class ExtractPage(Step):
                 out.append(result)
                 continue
             text = result.document.text or ""
-            if len(text) < self.min_chars:
+            if len(text) < self.options.min_chars:
                 out.append(Drop("too_short", str(len(text))))
                 continue
             out.append(self._records(result))

@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from pipelines.app.cli_args import add_input_selection, settings, staging_for
+from pipelines.app.cli_args import add_identity, add_input_selection, settings, staging_for
 from pipelines.config import BUNDLED, ConfigError, load_config
 from pipelines.runner_options import run_options_problem
 
@@ -74,15 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     crawl.add_argument("--max-depth", type=int, default=3, help="link depth from the seeds (default 3)")
     crawl.add_argument("--max-pages-per-host", type=int, default=0, help="pages per host at most (default: no cap)")
     crawl.add_argument("--sitemaps", action="store_true", help="also queue pages from sitemaps listed in robots.txt")
-    crawl.add_argument("--bot-name", default="winnowbot", help="product token in the User-Agent (default winnowbot)")
-    crawl.add_argument("--training-token", default="",
-                       help="robots.txt token that controls training use (default: <bot-name>-Extended)")
-    crawl.add_argument("--contact-url", default="", help="URL where site owners can reach you (required for "
-                       "public crawls; goes into the User-Agent)")
-    crawl.add_argument("--allow-private", nargs="?", const="", default=None, metavar="NETWORKS",
-                       help="allow non-public addresses: alone, loopback and private networks (RFC 1918/4193; local "
-                       "tests and the demo), never link-local metadata addresses; or exactly the comma-separated "
-                       "networks given, e.g. 127.0.0.1/32,10.1.0.0/16")
+    add_identity(crawl, "public crawls")
     crawl.add_argument("--languages", default="", metavar="en,fr",
                        help="target languages: hosts estimated to be off-target are deprioritised")
     crawl.add_argument("--render", choices=("auto", "always", "never"), default="auto",

@@ -21,6 +21,20 @@ def settings(items: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def add_identity(parser: argparse.ArgumentParser, required_for: str) -> None:
+    """Who the crawler is and where it may go: the options of every command that fetches (``winnow crawl``,
+    ``winnow images fetch``); ``required_for`` says when --contact-url is required."""
+    parser.add_argument("--bot-name", default="winnowbot", help="product token in the User-Agent (default winnowbot)")
+    parser.add_argument("--training-token", default="",
+                        help="robots.txt token that controls training use (default: <bot-name>-Extended)")
+    parser.add_argument("--contact-url", default="", help=f"URL where site owners can reach you (required for "
+                        f"{required_for}; goes into the User-Agent)")
+    parser.add_argument("--allow-private", nargs="?", const="", default=None, metavar="NETWORKS",
+                        help="allow non-public addresses: alone, loopback and private networks (RFC 1918/4193; local "
+                        "tests and the demo), never link-local metadata addresses; or exactly the comma-separated "
+                        "networks given, e.g. 127.0.0.1/32,10.1.0.0/16")
+
+
 def add_input_selection(parser: argparse.ArgumentParser) -> None:
     """The options of ``winnow run`` (and ``winnow submit``) that choose among the inputs: Common Crawl listings'
     base and a subset for sampling."""

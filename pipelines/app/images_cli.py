@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pipelines.app.cli_args import settings, staging_for
+from pipelines.app.cli_args import add_identity, settings, staging_for
 
 
 def add_images_parsers(sub: argparse._SubParsersAction) -> None:
@@ -42,14 +42,7 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
     fetch.add_argument("--shard-rows", type=int, default=1000, metavar="N",
                        help="rows per shard at most (default 1000; a shard also closes at 64 MiB of images); the "
                        "unit that survives a kill")
-    fetch.add_argument("--bot-name", default="winnowbot", help="product token in the User-Agent (default winnowbot)")
-    fetch.add_argument("--training-token", default="",
-                       help="robots.txt token that controls training use (default: <bot-name>-Extended)")
-    fetch.add_argument("--contact-url", default="", help="URL where site owners can reach you (required unless every "
-                       "image host is loopback or private; goes into the User-Agent)")
-    fetch.add_argument("--allow-private", nargs="?", const="", default=None, metavar="NETWORKS",
-                       help="allow non-public addresses, as for winnow crawl: alone, loopback and private networks; "
-                       "or exactly the comma-separated networks given")
+    add_identity(fetch, "fetches from public image hosts")
     fetch.add_argument("--resume", action="store_true",
                        help="continue a fetch in IMAGES after a stop or a kill (rows already stored or counted are "
                        "not fetched again)")

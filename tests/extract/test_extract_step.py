@@ -118,7 +118,7 @@ def test_noimageai_page_gives_no_pairs_and_text_only_interleaved() -> None:
 
 def test_step_pickles_and_runs_as_tasks_without_llm() -> None:
     step = pickle.loads(pickle.dumps(ExtractPage(outputs=["text", "interleaved"], min_chars=5, time_limit_s=7)))
-    assert (step.outputs, step.min_chars, step.time_limit_s, step.output_kinds) == (
+    assert (step.outputs, step.options.min_chars, step.options.time_limit_s, step.output_kinds) == (
         ["text", "interleaved"], 5, 7.0, ("document", "interleaved"))
     assert not step.needs_actor
     with step.open_services():
@@ -309,3 +309,21 @@ def test_framework_call_three_kinds_gives_a_table_per_kind() -> None:
     assert [p.image_url.rsplit("/", 1)[-1] for p in pairs] == ["otter-1280.jpg", "trap-setup.jpg", "weir-2x.webp"]
     assert set(inter) == {"good", "tides"}
     assert [s.kind for s in inter["good"].segments].count("image") == 5
+
+
+def test_one_options_object_for_the_function_and_the_step(tmp_path) -> None:
+    from extract.options import PageOptions
+    from pipelines.config import ConfigError, load_config
+
+    step = ExtractPage(selector="trafilatura", favor_precision=True, min_chars=3)
+    assert step.options == PageOptions(selector="trafilatura", favor_precision=True, min_chars=3)
+    assert PageOptions.of(step.options, min_chars=0) == PageOptions(selector="trafilatura", favor_precision=True,
+                                                                   min_chars=0)
+    with pytest.raises(ValueError, match=r"unknown extraction option\(s\) \['selectr'\]; the options are \['selector'"):
+        ExtractPage(selectr="model")
+    with pytest.raises(ValueError, match=r"favor_precision .* selector: trafilatura only"):
+        extract_page(ARTICLE, "https://example.org/a", favor_precision=True)
+    config = tmp_path / "c.yaml"
+    config.write_text("steps:\n  - use: extract.step.ExtractPage\n    with: {time_limit_s: -1}\n")
+    with pytest.raises(ConfigError, match=r"step 1 .*time_limit_s"):
+        load_config(str(config))
