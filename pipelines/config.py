@@ -56,6 +56,8 @@ class PipelineConfig:
     raw: dict[str, Any]
     steps: list[Step | Stage]
     output: dict[str, Any] = field(default_factory=dict)
+    # each step's YAML entry as it was built (a several-kind entry gives one per kind, each with its own ``kind``)
+    entries: list[dict[str, Any]] = field(default_factory=list)
 
     def check_kinds(self, input_kinds: set[str]) -> None:
         """Every input kind must reach an output kind through the steps."""
@@ -96,7 +98,8 @@ def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
     entries = raw.get("steps")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"{path}: 'steps' must be a non-empty list")
-    steps = [step for i, entry in enumerate(entries, 1) for step in _build_steps(path, i, entry, annotate)]
+    built = [pair for i, entry in enumerate(entries, 1) for pair in _build_steps(path, i, entry, annotate)]
+    steps = [step for step, _ in built]
     names = [s.name for s in steps]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -108,15 +111,15 @@ def load_config(name_or_path: str, annotate: bool = False) -> PipelineConfig:
         low, high = OUTPUT_RANGES[key]
         if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
             raise ConfigError(f"{path}: output.{key} must be a whole number from {low} to {high}, got {value!r}")
-    return PipelineConfig(path=str(path), raw=raw, steps=steps, output=output)
+    return PipelineConfig(path=str(path), raw=raw, steps=steps, output=output, entries=[e for _, e in built])
 
 
-def _build_steps(path: Path, index: int, entry: Any, annotate: bool) -> list[Step | Stage]:
-    """The step of one YAML entry; one per kind where its ``kind`` is a list (module docstring)."""
+def _build_steps(path: Path, index: int, entry: Any, annotate: bool) -> list[tuple[Step | Stage, dict[str, Any]]]:
+    """The step of one YAML entry, with the entry; one per kind where its ``kind`` is a list (module docstring)."""
     kwargs = entry.get("with") if isinstance(entry, dict) else None
     kinds = kwargs.get("kind") if isinstance(kwargs, dict) else None
     if not isinstance(kinds, list):
-        return [_build_step(path, index, entry, annotate)]
+        return [(_build_step(path, index, entry, annotate), entry)]
     where = f"{path}: step {index} ({entry.get('use')})"
     if not kinds or len(set(map(str, kinds))) != len(kinds) or not all(isinstance(k, str) for k in kinds):
         raise ConfigError(f"{where}: 'kind' as a list must name distinct record kinds, got {kinds!r}")
@@ -125,8 +128,8 @@ def _build_steps(path: Path, index: int, entry: Any, annotate: bool) -> list[Ste
         one = {**entry, "with": {**kwargs, "kind": kind}}
         step = _build_step(path, index, one, annotate)
         if n:
-            step.bind(f"{steps[0].name}_{kind}", annotate=annotate)
-        steps.append(step)
+            step.bind(f"{steps[0][0].name}_{kind}", annotate=annotate)
+        steps.append((step, one))
     return steps
 
 

@@ -1,9 +1,9 @@
-"""Record types and their hand-written Arrow schemas.
+"""Record types and their Arrow schemas, declared once: each schema is made from its dataclass.
 
 Schemas are data, declared up front: the output schema of a pipeline is known before any row
 moves, nothing is inferred from the first batch, and there is no free-form metadata dict on the
-wire (the bug class datatrove's users report most). Each dataclass has a schema beside it and
-``tests/pipelines/test_records.py`` fails when the two disagree.
+wire (the bug class datatrove's users report most). A field's column type follows from its annotation
+(``schema_for``); ``tests/pipelines/test_records.py`` holds the written schemas and fails when one changes.
 
 Every record carries the identity fields (``id``, ``url``, ``source``, ``fetched_at``), the policy
 fields (``training_allowed`` and the ``policy_signals`` that decided it; null / empty for inputs
@@ -34,74 +34,88 @@ log = logging.getLogger(__name__)
 
 KIND_KEY = b"winnow.kind"
 
-# Identity and policy columns shared by every kind, in this order, first in every schema.
-COMMON_FIELDS: list[pa.Field] = [
-    pa.field("id", pa.string(), nullable=False),
-    pa.field("url", pa.string()),
-    pa.field("source", pa.string(), nullable=False),
-    pa.field("fetched_at", pa.timestamp("us", tz="UTC")),
-    pa.field("training_allowed", pa.bool_()),
-    pa.field("policy_signals", pa.list_(pa.string())),
-]
-# Framework columns, last in every schema.
-TAIL_FIELDS: list[pa.Field] = [
-    pa.field("dropped_by", pa.string()),
-    pa.field("drop_detail", pa.string()),
-]
-COMMON_NAMES = tuple(f.name for f in COMMON_FIELDS)
-TAIL_NAMES = tuple(f.name for f in TAIL_FIELDS)
+# Arrow type of a field from its Python annotation (``X | None`` as ``X``); a field that needs another type (a large
+# string for a page's HTML) says so in its metadata (``large_text``). ``nullable: False`` in a field's metadata makes
+# the column non-nullable.
+_ARROW: dict[Any, pa.DataType] = {str: pa.string(), int: pa.int32(), float: pa.float32(), bool: pa.bool_(),
+                                  datetime: pa.timestamp("us", tz="UTC"), bytes: pa.large_binary()}
+_REQUIRED = {"nullable": False}
 
 
-def _schema(kind: str, own: list[pa.Field]) -> pa.Schema:
-    return pa.schema([*COMMON_FIELDS, *own, *TAIL_FIELDS], metadata={KIND_KEY: kind.encode()})
+def large_text() -> Any:
+    """A string field stored as Arrow ``large_string`` (page HTML, main text: one value may pass 2 GiB in a batch)."""
+    return field(default=None, metadata={"arrow": pa.large_string()})
+
+
+def _arrow_type(hint: Any, metadata: Any) -> pa.DataType:
+    if "arrow" in metadata:
+        return metadata["arrow"]
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        return pa.list_(struct_type(item) if dataclasses.is_dataclass(item) else _arrow_type(item, {}))
+    return _ARROW[hint]
+
+
+def _arrow_field(f: dataclasses.Field, hints: dict[str, Any]) -> pa.Field:
+    return pa.field(f.name, _arrow_type(hints[f.name], f.metadata), nullable=f.metadata.get("nullable", True))
+
+
+def struct_type(cls: type) -> pa.StructType:
+    """The Arrow struct of a nested record dataclass (``Segment``)."""
+    hints = typing.get_type_hints(cls)
+    return pa.struct([_arrow_field(f, hints) for f in dataclasses.fields(cls)])
 
 
 @dataclass
-class Page:
-    """One HTML capture as read from a WARC (or, later, straight from the crawler)."""
+class Record:
+    """The fields every kind carries: identity and policy first in every schema, the framework's last."""
 
-    kind: ClassVar[str] = "page"
-    id: str
+    kind: ClassVar[str]
+    id: str = field(metadata=_REQUIRED)
     url: str | None
-    source: str
+    source: str = field(metadata=_REQUIRED)
     fetched_at: datetime | None = None
     training_allowed: bool | None = None
     policy_signals: list[str] = field(default_factory=list)
-    html: str | None = None
+    dropped_by: str | None = None
+    drop_detail: str | None = None
+
+
+COMMON_NAMES = ("id", "url", "source", "fetched_at", "training_allowed", "policy_signals")
+TAIL_NAMES = ("dropped_by", "drop_detail")
+
+
+def schema_for(cls: type) -> pa.Schema:
+    """A record class's schema: the common columns, the class's own in declaration order, the framework's; the kind
+    in the schema metadata."""
+    hints = typing.get_type_hints(cls)
+    by_name = {f.name: f for f in dataclasses.fields(cls)}
+    own = [name for name in by_name if name not in COMMON_NAMES and name not in TAIL_NAMES]
+    return pa.schema([_arrow_field(by_name[name], hints) for name in (*COMMON_NAMES, *own, *TAIL_NAMES)],
+                     metadata={KIND_KEY: cls.kind.encode()})
+
+
+@dataclass
+class Page(Record):
+    """One HTML capture as read from a WARC (or, later, straight from the crawler)."""
+
+    kind: ClassVar[str] = "page"
+    html: str | None = large_text()
     http_status: int | None = None
     content_type: str | None = None
     charset: str | None = None
     images_allowed: bool | None = None  # False on noimageai: the text may be used, its images not
     rendered: bool | None = None  # True: html is the DOM a headless browser rendered; None: the input does not say
-    dropped_by: str | None = None
-    drop_detail: str | None = None
-
-
-PAGE_SCHEMA = _schema(
-    "page",
-    [
-        pa.field("html", pa.large_string()),
-        pa.field("http_status", pa.int32()),
-        pa.field("content_type", pa.string()),
-        pa.field("charset", pa.string()),
-        pa.field("images_allowed", pa.bool_()),
-        pa.field("rendered", pa.bool_()),
-    ],
-)
 
 
 @dataclass
-class Document:
+class Document(Record):
     """Extracted main text of one page (or one row of a JSONL/Parquet corpus)."""
 
     kind: ClassVar[str] = "document"
-    id: str
-    url: str | None
-    source: str
-    fetched_at: datetime | None = None
-    training_allowed: bool | None = None
-    policy_signals: list[str] = field(default_factory=list)
-    text: str | None = None
+    text: str | None = large_text()
     title: str | None = None
     lang: str | None = None
     lang_score: float | None = None
@@ -129,48 +143,14 @@ class Document:
     # Events of extraction, one string per event, counted into stats.json metrics
     # ("extract_flags.<value>"): skipped images by reason, LLM fallbacks, ungrounded values dropped, ...
     extract_flags: list[str] = field(default_factory=list)
-    structured: str | None = None  # JSON object from schema-driven LLM extraction (grounded values only)
-    dropped_by: str | None = None
-    drop_detail: str | None = None
-
-
-DOCUMENT_SCHEMA = _schema(
-    "document",
-    [
-        pa.field("text", pa.large_string()),
-        pa.field("title", pa.string()),
-        pa.field("lang", pa.string()),
-        pa.field("lang_score", pa.float32()),
-        pa.field("lang_source", pa.string()),
-        pa.field("quality_score", pa.float32()),
-        pa.field("quality_signals", pa.list_(pa.string())),
-        pa.field("code_ratio", pa.float32()),
-        pa.field("pii_redacted", pa.list_(pa.string())),
-        pa.field("author", pa.string()),
-        pa.field("date", pa.string()),
-        pa.field("sitename", pa.string()),
-        pa.field("html_lang", pa.string()),
-        pa.field("canonical_url", pa.string()),
-        pa.field("page_type", pa.string()),
-        pa.field("extracted_by", pa.string()),
-        pa.field("link_density", pa.float32()),
-        pa.field("extract_flags", pa.list_(pa.string())),
-        pa.field("structured", pa.large_string()),
-    ],
-)
+    structured: str | None = large_text()  # JSON object from schema-driven LLM extraction (grounded values only)
 
 
 @dataclass
-class ImageTextPair:
+class ImageTextPair(Record):
     """An image of a page with its alt text and surrounding context; ``doc_id`` joins to Document.id."""
 
     kind: ClassVar[str] = "image_text"
-    id: str
-    url: str | None
-    source: str
-    fetched_at: datetime | None = None
-    training_allowed: bool | None = None
-    policy_signals: list[str] = field(default_factory=list)
     doc_id: str | None = None
     image_url: str | None = None
     alt: str | None = None
@@ -185,60 +165,23 @@ class ImageTextPair:
     lang: str | None = None
     lang_score: float | None = None
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in alt/context
-    dropped_by: str | None = None
-    drop_detail: str | None = None
-
-
-IMAGE_TEXT_SCHEMA = _schema(
-    "image_text",
-    [
-        pa.field("doc_id", pa.string()),
-        pa.field("image_url", pa.string()),
-        pa.field("alt", pa.string()),
-        pa.field("caption", pa.string()),
-        pa.field("text", pa.string()),
-        pa.field("text_source", pa.string()),
-        pa.field("context", pa.string()),
-        pa.field("width", pa.int32()),
-        pa.field("height", pa.int32()),
-        pa.field("lang", pa.string()),
-        pa.field("lang_score", pa.float32()),
-        pa.field("pii_redacted", pa.list_(pa.string())),
-    ],
-)
 
 
 @dataclass
 class Segment:
     """One element of an interleaved document, in reading order."""
 
-    kind: str  # "text" | "image"
+    kind: str = field(metadata=_REQUIRED)  # "text" | "image"
     text: str | None = None
     image_url: str | None = None
     alt: str | None = None
 
 
-SEGMENT_TYPE = pa.struct(
-    [
-        pa.field("kind", pa.string(), nullable=False),
-        pa.field("text", pa.string()),
-        pa.field("image_url", pa.string()),
-        pa.field("alt", pa.string()),
-    ]
-)
-
-
 @dataclass
-class InterleavedDoc:
+class InterleavedDoc(Record):
     """A page's text blocks and images in reading order; shares its id with the page's Document."""
 
     kind: ClassVar[str] = "interleaved"
-    id: str
-    url: str | None
-    source: str
-    fetched_at: datetime | None = None
-    training_allowed: bool | None = None
-    policy_signals: list[str] = field(default_factory=list)
     title: str | None = None
     segments: list[Segment] = field(default_factory=list)
     lang: str | None = None
@@ -248,27 +191,10 @@ class InterleavedDoc:
     quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
     code_ratio: float | None = None  # as Document.code_ratio
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment
-    dropped_by: str | None = None
-    drop_detail: str | None = None
 
-
-INTERLEAVED_SCHEMA = _schema(
-    "interleaved",
-    [
-        pa.field("title", pa.string()),
-        pa.field("segments", pa.list_(SEGMENT_TYPE)),
-        pa.field("lang", pa.string()),
-        pa.field("lang_score", pa.float32()),
-        pa.field("lang_source", pa.string()),
-        pa.field("quality_score", pa.float32()),
-        pa.field("quality_signals", pa.list_(pa.string())),
-        pa.field("code_ratio", pa.float32()),
-        pa.field("pii_redacted", pa.list_(pa.string())),
-    ],
-)
 
 @dataclass
-class ImageRecord:
+class ImageRecord(Record):
     """A fetched image (``winnow images fetch``, issue 17), one row per image_text pair or interleaved image segment.
 
     ``id`` is the pair's id for ``output == "image_text"`` (join ``image_text`` on ``id``) and
@@ -280,12 +206,6 @@ class ImageRecord:
     """
 
     kind: ClassVar[str] = "image"
-    id: str
-    url: str | None
-    source: str
-    fetched_at: datetime | None = None
-    training_allowed: bool | None = None
-    policy_signals: list[str] = field(default_factory=list)
     output: str | None = None  # "image_text" | "interleaved": which output the image was referenced from
     doc_id: str | None = None  # the page's Document / InterleavedDoc id
     segment: int | None = None  # index into InterleavedDoc.segments; null for image_text pairs
@@ -307,36 +227,14 @@ class ImageRecord:
     phash: str | None = None
     dhash: str | None = None
     clip_score: float | None = None  # image-text alignment (filters/clip_score.py); null until scored
-    dropped_by: str | None = None
-    drop_detail: str | None = None
 
 
-IMAGE_SCHEMA = _schema(
-    "image",
-    [
-        pa.field("output", pa.string()),
-        pa.field("doc_id", pa.string()),
-        pa.field("segment", pa.int32()),
-        pa.field("image_url", pa.string()),
-        pa.field("fetched_url", pa.string()),
-        pa.field("alt", pa.string()),
-        pa.field("caption", pa.string()),
-        pa.field("text", pa.string()),
-        pa.field("text_source", pa.string()),
-        pa.field("http_status", pa.int32()),
-        pa.field("content_type", pa.string()),
-        pa.field("image_format", pa.string()),
-        pa.field("width", pa.int32()),
-        pa.field("height", pa.int32()),
-        pa.field("original_width", pa.int32()),
-        pa.field("original_height", pa.int32()),
-        pa.field("image", pa.large_binary()),
-        pa.field("sha256", pa.string()),
-        pa.field("phash", pa.string()),
-        pa.field("dhash", pa.string()),
-        pa.field("clip_score", pa.float32()),
-    ],
-)
+SEGMENT_TYPE = struct_type(Segment)
+PAGE_SCHEMA = schema_for(Page)
+DOCUMENT_SCHEMA = schema_for(Document)
+IMAGE_TEXT_SCHEMA = schema_for(ImageTextPair)
+INTERLEAVED_SCHEMA = schema_for(InterleavedDoc)
+IMAGE_SCHEMA = schema_for(ImageRecord)
 
 # kind -> (record class, schema)
 KINDS: dict[str, tuple[type, pa.Schema]] = {
@@ -519,36 +417,3 @@ def conform(table: pa.Table, kind: str) -> pa.Table:
         else:
             cols.append(pa.nulls(table.num_rows, f.type))
     return pa.Table.from_arrays(cols, schema=schema)
-
-
-def python_type_to_arrow_ok(annotation: Any, arrow_type: pa.DataType) -> bool:
-    """Whether a dataclass annotation matches an Arrow type (used by the schema/dataclass test)."""
-    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return len(args) == 1 and python_type_to_arrow_ok(args[0], arrow_type)
-    if annotation is str:
-        return pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
-    if annotation is bool:
-        return pa.types.is_boolean(arrow_type)
-    if annotation is int:
-        return pa.types.is_integer(arrow_type)
-    if annotation is float:
-        return pa.types.is_floating(arrow_type)
-    if annotation is datetime:
-        return pa.types.is_timestamp(arrow_type)
-    if annotation is bytes:
-        return pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type)
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation)
-        if not pa.types.is_list(arrow_type):
-            return False
-        value_type = arrow_type.value_type
-        if dataclasses.is_dataclass(item):
-            hints = typing.get_type_hints(item)
-            return pa.types.is_struct(value_type) and [value_type.field(i).name for i in
-                                                        range(value_type.num_fields)] == list(hints) and all(
-                python_type_to_arrow_ok(hints[value_type.field(i).name], value_type.field(i).type)
-                for i in range(value_type.num_fields)
-            )
-        return python_type_to_arrow_ok(item, value_type)
-    return False

@@ -493,7 +493,7 @@ def _plan_steps(config: PipelineConfig, local: bool) -> list[str]:
 
     lines = [f"steps ({len(config.steps)}):"]
     width = max(len(s.name) for s in config.steps)
-    for i, (step, entry) in enumerate(zip(config.steps, config.raw["steps"], strict=True), 1):
+    for i, (step, entry) in enumerate(zip(config.steps, config.entries, strict=True), 1):
         bound = inspect.signature(type(step)).bind(**(entry.get("with") or {}))
         bound.apply_defaults()
         kinds = step.input_kind + (" -> " + ", ".join(step.produces_kinds)

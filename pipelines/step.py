@@ -290,30 +290,36 @@ class StepGroup:
 
 
 def fuse(components: list[Any]) -> list[Any]:
-    """The config's steps and stages with each run of two or more consecutive ``Step``s of one record kind (none
-    of them a fan-out, none asking for a GPU: a GPU step keeps its own pool) as one ``StepGroup``."""
+    """The config's steps and stages with each run of two or more ``Step``s of one record kind (none of them a
+    fan-out, none asking for a GPU: a GPU step keeps its own pool) as one ``StepGroup``, placed where its first step
+    was. Steps and stages of other kinds between them do not end a run: each kind has its own lane, so their order
+    relative to another lane's steps does not matter (a YAML entry for several kinds puts the kinds' steps side by
+    side); a stage or a step of the same kind that cannot join does."""
     out: list[Any] = []
-    run: list[Step] = []
+    runs: dict[str, tuple[int, list[Step]]] = {}  # kind -> (its place in ``out``, the steps so far)
 
-    def flush() -> None:
-        if len(run) > 1:
-            out.append(StepGroup(list(run)))
-        else:
-            out.extend(run)
-        run.clear()
+    def close(kind: str) -> None:
+        if kind in runs:
+            at, run = runs.pop(kind)
+            out[at] = StepGroup(run) if len(run) > 1 else run[0]
 
     for component in components:
-        fusable = (isinstance(component, Step) and component.produces_kinds == (component.input_kind,)
-                   and not component.num_gpus)
-        if fusable and run and component.input_kind != run[0].input_kind:
-            flush()
+        kind = component.input_kind
+        fusable = (isinstance(component, Step) and component.produces_kinds == (kind,) and not component.num_gpus)
         if fusable:
-            run.append(component)
-        else:
-            flush()
-            out.append(component)
-    flush()
+            if kind in runs:
+                runs[kind][1].append(component)
+            else:
+                runs[kind] = (len(out), [component])
+                out.append(None)
+            continue
+        for touched in {kind, *component.produces_kinds}:
+            close(touched)
+        out.append(component)
+    for kind in list(runs):
+        close(kind)
     return out
+
 
 class Stage(_Component):
     """Whole-dataset work (e.g. dedup clustering): ``run(dataset) -> dataset``.

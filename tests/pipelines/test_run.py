@@ -67,7 +67,7 @@ def test_local_run_on_real_warcs(local_out):
     assert stats["outputs"]["text"]["rows"] == len(df)
     manifest = json.loads((out / "manifest.json").read_text())
     assert [s["use"].split(".")[0] for s in manifest["config"]["steps"]] == [
-        "filters", "extract", "filters", "filters", "dedup", "dedup", "dedup"]
+        "filters", "extract", "filters", "dedup", "dedup"]  # light.yaml: two entries for two kinds each
     # One parse, three outputs that join on the page id.
     inter = pd.read_parquet(out / "interleaved")
     assert stats["outputs"]["interleaved"]["rows"] == len(inter) and set(inter["id"]) == set(df["id"])

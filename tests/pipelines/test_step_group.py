@@ -139,13 +139,31 @@ def test_fuse_groups_runs_of_one_kind_only():
     assert len(units) == 6
 
 
-def test_fuse_splits_where_the_kind_changes():
+def test_fuse_groups_each_kind_across_the_steps_of_other_kinds():
     class ImageStep(DropIf):
         input_kind = "image_text"
 
     a, img1, img2, b = bound([DropIf("a", "1"), ImageStep("x", "y"), ImageStep("z", "w"), DropIf("b", "2")])
     units = fuse([a, img1, img2, b])
-    assert units[0] is a and units[2] is b and units[1].steps == [img1, img2]
+    # each kind has its own lane: the image steps between a and b do not end a's run; each group sits where its
+    # first step was
+    assert [u.steps for u in units] == [[a, b], [img1, img2]]
+
+
+def test_fuse_ends_a_run_at_a_stage_of_its_kind():
+    from pipelines.step import Stage
+
+    class Barrier(Stage):
+        input_kind = "document"
+
+        def run(self, dataset):
+            return dataset
+
+    a, b, c = bound([DropIf("a", "1"), DropIf("b", "2"), DropIf("c", "3")])
+    barrier = Barrier()
+    barrier.bind("barrier")
+    units = fuse([a, b, barrier, c])
+    assert units[0].steps == [a, b] and units[1] is barrier and units[2] is c
 
 
 def test_empty_table_through_a_group():
