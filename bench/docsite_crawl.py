@@ -40,7 +40,12 @@ from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 import lxml.html
 from warcio.archiveiterator import ArchiveIterator
 
-from crawler.site_server import Route, SiteServer
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.debs import DebianDataError, debian_package, unpacked  # noqa: E402
+from crawler.site_server import Route, SiteServer  # noqa: E402
 
 PACKAGE = "python-skimage-doc"
 HTML_IN_DEB = f"usr/share/doc/{PACKAGE}/html"
@@ -55,24 +60,17 @@ _REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\"]+)", re.IGNORECASE)
 
 def obtain_site(cache: Path) -> tuple[Path, str]:
     """The served root (the docs under ``docs/stable``) and the package version; downloads the package once."""
-    debs, stable = sorted(cache.glob(f"{PACKAGE}_*_all.deb")), cache / "www" / MOUNT.strip("/")
-    if not debs or not (stable / "index.html").is_file():
-        if missing := [tool for tool in ("apt-get", "dpkg-deb") if shutil.which(tool) is None]:
-            sys.exit(f"{', '.join(missing)} not found: {PACKAGE} (Debian main) is fetched and unpacked with them")
-        cache.mkdir(parents=True, exist_ok=True)
-    if not debs:
-        got = subprocess.run(["apt-get", "download", PACKAGE], cwd=cache, capture_output=True, text=True)
-        debs = sorted(cache.glob(f"{PACKAGE}_*_all.deb"))
-        if got.returncode or not debs:
-            sys.exit(f"apt-get download {PACKAGE} failed: {got.stderr.strip()[-300:]}\n"
-                     f"(run apt-get update, or put the .deb into {cache})")
+    stable = cache / "www" / MOUNT.strip("/")
+    try:
+        deb = debian_package(PACKAGE, cache)
+    except DebianDataError as exc:
+        sys.exit(str(exc))
     if not (stable / "index.html").is_file():
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run(["dpkg-deb", "-x", str(debs[-1]), tmp], check=True)
+        with unpacked(deb, cache) as tmp:
             shutil.rmtree(stable, ignore_errors=True)
             stable.parent.mkdir(parents=True, exist_ok=True)
-            (Path(tmp) / HTML_IN_DEB).rename(stable)
-    return cache / "www", debs[-1].name.split("_")[1]
+            (tmp / HTML_IN_DEB).rename(stable)
+    return cache / "www", deb.name.split("_")[1]
 
 
 def norm(url: str) -> str:

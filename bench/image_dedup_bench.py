@@ -101,9 +101,7 @@ import io
 import json
 import random
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +113,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.debs import DebianDataError, debian_package, unpacked  # noqa: E402
 from crawler.images.check import check_image  # noqa: E402
 from dedup.image_keys import band_keys  # noqa: E402
 from dedup.images import ImageDedup  # noqa: E402
@@ -144,21 +143,14 @@ def obtain_photos(cache: Path) -> dict[str, Image.Image]:
                                             "grace_hopper.jpg").convert("RGB")
     data = cache / "skimage-data"
     if not all((data / n).is_file() for n in SKIMAGE_PHOTOS):
-        if missing := [tool for tool in ("apt-get", "dpkg-deb") if shutil.which(tool) is None]:
-            sys.exit(f"{', '.join(missing)} not found: {PACKAGE} (Debian main) is fetched and unpacked with them")
-        cache.mkdir(parents=True, exist_ok=True)
-        debs = sorted(cache.glob(f"{PACKAGE}_*.deb"))
-        if not debs:
-            got = subprocess.run(["apt-get", "download", PACKAGE], cwd=cache, capture_output=True, text=True)
-            debs = sorted(cache.glob(f"{PACKAGE}_*.deb"))
-            if got.returncode or not debs:
-                sys.exit(f"apt-get download {PACKAGE} failed: {got.stderr.strip()[-300:]}\n"
-                         f"(run apt-get update, or put the .deb into {cache})")
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run(["dpkg-deb", "-x", str(debs[-1]), tmp], check=True)
+        try:
+            deb = debian_package(PACKAGE, cache)
+        except DebianDataError as exc:
+            sys.exit(str(exc))
+        with unpacked(deb, cache) as tmp:
             data.mkdir(parents=True, exist_ok=True)
             for name in SKIMAGE_PHOTOS:
-                shutil.copy(Path(tmp) / SKIMAGE_IN_DEB / name, data / name)
+                shutil.copy(tmp / SKIMAGE_IN_DEB / name, data / name)
     for name in SKIMAGE_PHOTOS:
         photos[name] = Image.open(data / name).convert("RGB")
     return photos

@@ -45,9 +45,7 @@ import json
 import random
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,6 +57,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import wcxb  # noqa: E402
+from bench.debs import debian_package, unpacked  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 CACHE = Path.home() / ".cache" / "winnow-bench" / "quality"
@@ -150,22 +149,14 @@ def news_items(root: Path = SHARED / "extraction_bench") -> Iterator[Item]:
 def obtain_debian_site(package: str, cache: Path = CACHE / "debian") -> Path:
     """The unpacked HTML folder of a Debian documentation package, fetched once with ``apt-get download``."""
     folder, _, _ = DEBIAN_SITES[package]
-    unpacked = cache / "x" / package
-    if not (unpacked / folder).is_dir():
-        cache.mkdir(parents=True, exist_ok=True)
-        debs = sorted(cache.glob(f"{package}_*_all.deb"))
-        if not debs:
-            got = subprocess.run(["apt-get", "download", package], cwd=cache, capture_output=True, text=True)
-            debs = sorted(cache.glob(f"{package}_*_all.deb"))
-            if got.returncode or not debs:
-                raise RuntimeError(f"apt-get download {package} failed: {got.stderr.strip()[-300:]} "
-                                   f"(run apt-get update, or put the .deb into {cache})")
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run(["dpkg-deb", "-x", str(debs[-1]), tmp], check=True)
-            shutil.rmtree(unpacked, ignore_errors=True)
-            unpacked.parent.mkdir(parents=True, exist_ok=True)
-            Path(tmp).rename(unpacked)
-    return unpacked / folder
+    target = cache / "x" / package
+    if not (target / folder).is_dir():
+        deb = debian_package(package, cache)  # DebianDataError (a RuntimeError) says why and what to do
+        with unpacked(deb, cache) as tmp:
+            shutil.rmtree(target, ignore_errors=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp.rename(target)
+    return target / folder
 
 
 def site_pages(package: str, root: Path) -> list[Path]:
