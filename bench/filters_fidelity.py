@@ -7,7 +7,7 @@ plain prose unchanged, and the chain's throughput against the published-rules ``
   the target set is article, documentation and forum. The code-heavy set: documentation pages (>= 100 words)
   whose ground truth contains the text of one of the page's ``<pre>`` blocks (at least 40 characters), i.e.
   pages whose main content has a code block, whatever the extractor makes of it.
-- Junk: bench/junk_set.py's seven classes (written apart from the training junk of filters/junk.py, from WCXB's
+- Junk: bench/junk_set.py's seven classes (written apart from the training junk of filters/training/junk.py, from WCXB's
   vocabulary), as a JSONL of documents through the same chain; dropped by any step counts, and the step is shown.
 - Language ID: ``filters.langid.LanguageID`` (prose only, the default) against lid.176 called directly on
   ../shared/data/langid_dev.jsonl: labels equal, largest score difference.

@@ -3,7 +3,7 @@ how well winnow's quality filters catch junk they were not built from.
 
 RULES. This set is for evaluation only: never train a model on it, never choose a threshold or a rule with it, and
 never tune the generator by running winnow's filters on its output. It was written without reading the project's
-other junk generators (``bench/junk_set.py``, ``filters/junk*.py``) or its quality signals and models, so that a
+other junk generators (``bench/junk_set.py``, ``filters/training/``) or its quality signals and models, so that a
 score on it says something about generalisation. Templates, word lists and phrases are in
 ``bench/junk_eval_templates.py``, written for it by hand.
 

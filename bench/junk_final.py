@@ -4,7 +4,7 @@ winnow's quality filters.
 Rule of use: these pages are for the last measurement only. Never train a model on them, never tune a rule or a
 feature on them, never choose a threshold with them; a number measured here after any of that is no longer a final
 number. The generator was written without reading winnow's other junk generators (``bench/junk_set.py``,
-``bench/junk_eval*.py``, ``filters/junk*.py``) or its quality code (``filters/signals.py``, ``filters/quality*.py``,
+``bench/junk_eval*.py``, ``filters/training/``) or its quality code (``filters/signals.py``, ``filters/quality*.py``,
 the quality model and its training script), and was not tuned by running winnow's filters on its output, so that it
 does not share their blind spots. Its pages imitate junk found on the real web, from first-hand knowledge of web spam.
 

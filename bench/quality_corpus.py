@@ -20,7 +20,7 @@ Junk (label 0):
 - ``doc_index``: the real navigation pages of those documentation sites (general and module indexes, search pages).
 - ``boilerplate``: the real non-content text of WCXB pages (menus, footers, teasers, cookie and sign-up notices, share
   bars: DOM text blocks whose words are mostly not in the page's ground truth), cut into pages, as text documents.
-- ``gen_a.<family>``: filters/junk.py, the training generator (seven families).
+- ``gen_a.<family>``: filters/training/junk.py, the training generator (seven families).
 - ``gen_b.<family>``: bench/junk_set.py (the same seven families, other templates, WCXB's vocabulary).
 - ``gen_c.<family>``: bench/junk_eval.py, written apart from both and from the quality signals, with families the
   other two did not have when it was written (spun text, doorway pages, error pages, navigation-only pages, comment
@@ -376,10 +376,10 @@ def foreign_words(path: Path = SHARED / "langid_dev.jsonl", split: str = "train"
 
 
 def gen_a_items(per_family: int = 200, seed: int = 0) -> Iterator[Item]:
-    """filters/junk.py's families from its documentation vocabulary (filters/junk_vocabulary.py) and
+    """filters/training/junk.py's families from its documentation vocabulary (filters/training/junk_vocabulary.py) and
     other languages' words; every other page as a web page through extraction, the rest as text documents."""
-    from filters.junk import generate
-    from filters.junk_vocabulary import good_pages, vocabulary
+    from filters.training.junk import generate
+    from filters.training.junk_vocabulary import good_pages, vocabulary
 
     vocab = vocabulary(good_pages(seed))
     vocab.foreign = foreign_words()

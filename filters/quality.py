@@ -10,7 +10,7 @@ RefinedWeb) is a drop-in: ``model: /path/openhermes_reddit_eli5_vs_rw_v2_bigram_
 The text the model sees is ``model_text``: whitespace-normalised to one line (fastText predicts one
 line), the first ``MAX_CHARS`` characters. Training (``winnow quality train``) uses the same function.
 
-The default model (``model: default``) ships with winnow; ``filters/quality_default.py`` says from
+The default model (``model: default``) ships with winnow; ``filters/training/fasttext_default.py`` says from
 what data and how it was made and rebuilds it byte-identically. It is English-only, like DCLM's, so
 ``languages`` (default ``[en]``) limits scoring to documents labelled with those languages (run
 ``filters.langid.LanguageID`` first); other documents keep ``quality_score = null`` and are not

@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 import numpy as np
 import xxhash
 
-from filters.quality_default import ut1_archive, ut1_lines
 from filters.text import ALL_KINDS, check_kind
+from filters.ut1 import ut1_archive, ut1_lines
 from pipelines.settings import env as env_setting
 from pipelines.step import Drop, Step
 

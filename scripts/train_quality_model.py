@@ -9,7 +9,7 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
 - Learns from the ``train`` split. Good: WCXB dev pages of half the sites (all seven page types, English and other
   languages), whole documentation sites (scikit-learn's tutorials and gallery, Dask, Django, the Python manual, GIMP's
   German manual, the Debian Reference in German, French, Japanese and Spanish) and real prose in 75 languages. Junk:
-  the real non-content text of those WCXB pages, and the families of two generators (filters/junk.py and
+  the real non-content text of those WCXB pages, and the families of two generators (filters/training/junk.py and
   bench/junk_set.py): keyword stuffing, placeholder text, word salad, link farms, repeated boilerplate, consent and
   pay walls, SEO filler.
 - Weights: every good kind counts alike (each WCXB page type, the documentation sites together, the prose together),
@@ -65,8 +65,8 @@ DEFAULT_RETENTION = 0.97
 OVERALL_RETENTION = 0.98
 MIN_KIND_PAGES = 5  # a kind with fewer calib pages in a length bucket does not set that bucket's threshold
 SEED = 0
-# The generators name the same families differently (gen_a: filters/junk.py and filters/junk_web.py, the names used
-# here; gen_b: bench/junk_set.py; gen_c: bench/junk_eval.py). gen_c's scraped_mashup (real sentences of unrelated
+# The generators name the same families differently (gen_a: filters/training/junk.py and junk_web.py, the names
+# used here; gen_b: bench/junk_set.py; gen_c: bench/junk_eval.py). gen_c's scraped_mashup (real sentences of unrelated
 # texts stitched together) is a family of its own: its pages are made as the real-prose pages are.
 _FAMILY = {"gen_b.cookie_subscription_wall": "wall", "gen_b.seo_spun_text": "seo_text",
            "gen_c.word_salad": "bare_words", "gen_c.doorway_pages": "doorway",

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from filters.junk import GENERATORS, Vocabulary, generate
 from filters.quality_model import DEFAULT_MODEL, QualityModel, load
 from filters.signals import NAMES, compute
+from filters.training.junk import GENERATORS, Vocabulary, generate
 from pipelines.app.cli import main
 from pipelines.records import Document
 from pipelines.step import Drop

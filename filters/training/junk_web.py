@@ -1,7 +1,7 @@
-"""Generated junk, second part: the web junk that is not spam text (filters/junk.py has the spam-text families).
+"""Generated junk, second part: the web junk that is not spam text (junk.py beside it has the spam-text families).
 
 Each family is what a crawl meets on real hosts and what no page-type of value looks like; each is made from real
-words given by the caller (filters/junk.py ``Vocabulary``: sentences and words of the good pages, UT1's spam words,
+words given by the caller (junk.py ``Vocabulary``: sentences and words of the good pages, UT1's spam words,
 and content words of other languages):
 
 - ``bare_words``: content words strung together without function words, punctuated like sentences or not, in

@@ -1,6 +1,6 @@
 """How winnow's default quality model (``filters/models/quality-default.ftz``, 0.9 MB) is made.
 
-    .venv/bin/python -m filters.quality_default [OUTPUT]      # rebuilds it (about 20 s, one core)
+    .venv/bin/python -m filters.training.fasttext_default [OUTPUT]      # rebuilds it (about 20 s, one core)
 
 Nothing is downloaded: the training text comes from what the installed stack carries.
 
@@ -27,16 +27,15 @@ article-vs-boilerplate sample of ``bench/filters_quality.py`` it separates the t
 from __future__ import annotations
 
 import ast
-import importlib.util
 import random
 import re
 import sys
 import sysconfig
-import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from filters.quality import DEFAULT_MODEL, train
+from filters.ut1 import ut1_lines
 
 PARAMS = {"dim": 16, "bucket": 50_000, "min_count": 2, "epoch": 5, "lr": 0.1, "word_ngrams": 2, "seed": 0,
           "quantize": True, "cutoff": 80_000}
@@ -71,27 +70,6 @@ def positives() -> list[str]:
                 if doc:
                     out.extend(_paragraphs(doc))
     return out
-
-
-def ut1_archive() -> Path:
-    """The UT1 blocklist archive inside the installed ``datatrove`` (located without importing it)."""
-    spec = importlib.util.find_spec("datatrove")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("datatrove is not installed; it carries the UT1 blocklist (see pyproject.toml)")
-    for location in spec.submodule_search_locations:
-        path = Path(location) / "assets" / "url_filterblacklistsv0_3_0.tar.gz"
-        if path.is_file():
-            return path
-    raise FileNotFoundError("the UT1 blocklist archive is missing from datatrove's assets")
-
-
-def ut1_lines(name: str) -> list[str]:
-    """The lines of one member of the UT1 archive (``urls``, ``domains``, ...), as written."""
-    with tarfile.open(ut1_archive()) as archive:
-        member = archive.extractfile(name)
-        if member is None:
-            raise FileNotFoundError(f"{name} missing from the UT1 archive")
-        return member.read().decode("utf-8", "replace").splitlines()
 
 
 def negatives() -> list[str]:

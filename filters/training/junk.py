@@ -1,7 +1,7 @@
 """Generated junk: part of the negative class the default quality model learns from (scripts/train_quality_model.py).
 
 Classes of web junk that heuristic rules miss or that a relaxed rule set lets through, each made from real text
-given by the caller (filters/junk_vocabulary.py: sentences and words of documentation, spam vocabulary from the UT1
+given by the caller (junk_vocabulary.py: sentences and words of documentation, spam vocabulary from the UT1
 blocklist's addresses, content words of other languages) so that the model cannot separate the classes by vocabulary
 alone:
 
@@ -12,7 +12,7 @@ alone:
 - ``repeated_boilerplate``: one navigation/share/footer block repeated, around a line of content;
 - ``wall``: cookie-consent, paywall, sign-in and ad-block interstitials;
 - ``seo_text``: template-spun filler around a keyword ("Are you looking for the best ...");
-- and the web junk of filters/junk_web.py: bare content words, spinner output, doorway pages, error pages,
+- and the web junk of filters/training/junk_web.py: bare content words, spinner output, doorway pages, error pages,
   navigation-only pages, comment spam, gibberish, machine-made listings, ad copy.
 
 The model also learns from two generators written apart from this one (bench/junk_set.py, bench/junk_eval.py) and
@@ -25,8 +25,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from filters.junk_web import WEB_GENERATORS
 from filters.signals import LOREM
+from filters.training.junk_web import WEB_GENERATORS
 
 
 @dataclass

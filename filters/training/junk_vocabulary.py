@@ -1,4 +1,4 @@
-"""The vocabulary the training junk generator (filters/junk.py, filters/junk_web.py) writes its junk with.
+"""The vocabulary the training junk generator (junk.py, junk_web.py beside this module) writes its junk with.
 
 Nothing is downloaded: the text comes from what the installed stack carries.
 
@@ -26,8 +26,8 @@ import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 
-from filters.junk import Vocabulary
-from filters.quality_default import ut1_lines
+from filters.training.junk import Vocabulary
+from filters.ut1 import ut1_lines
 
 PACKAGES = ("numpy", "pandas", "sklearn", "scrapy", "twisted")
 MIN_WORDS, MAX_WORDS = 80, 1500
