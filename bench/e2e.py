@@ -218,8 +218,9 @@ def place_lid(python: Path, hf_home: Path) -> Path:
 # -- runs ------------------------------------------------------------------------------------------------------------
 
 def _trace(path: Path, interval: float = 0.5) -> None:
-    """In a daemon thread: every ``interval`` s, the RSS of this process and of its children, and the repo frames
-    (innermost last) the main thread is in: which step holds the memory when it grows."""
+    """In a daemon thread: every ``interval`` s, the RSS of this process and of its children, the bytes held in
+    Arrow's memory pool (tables: documents and pages), and the repo frames (innermost last) the main thread is in:
+    which step holds the memory when it grows."""
     import threading
     import time
 
@@ -237,7 +238,9 @@ def _trace(path: Path, interval: float = 0.5) -> None:
             if file.startswith(str(REPO)) and "/bench/" not in file:
                 names.append(f"{Path(file).relative_to(REPO)}:{frame.f_code.co_name}")
             frame = frame.f_back
-        return names[:4][::-1]
+        # The innermost three, and the step or stage above them (the dataset plumbing is in between).
+        outer = [n for n in names[3:] if not n.startswith(("pipelines/dataset.py", "pipelines/runner.py"))]
+        return (outer[:2] + names[:3])[::-1]
 
     def loop() -> None:
         with path.open("w") as fh:
@@ -247,8 +250,11 @@ def _trace(path: Path, interval: float = 0.5) -> None:
                 for child in me.children(recursive=True):
                     with contextlib.suppress(psutil.Error):
                         rss_children += child.memory_info().rss
+                arrow = sys.modules.get("pyarrow")
+                held = arrow.total_allocated_bytes() >> 20 if arrow is not None else None
                 fh.write(json.dumps({"t": round(time.perf_counter() - started, 1), "rss_mb": rss_self >> 20,
-                                     "children_rss_mb": rss_children >> 20, "main": where()}) + "\n")
+                                     "arrow_mb": held, "children_rss_mb": rss_children >> 20,
+                                     "main": where()}) + "\n")
                 fh.flush()
                 time.sleep(interval)
 
