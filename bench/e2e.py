@@ -250,8 +250,8 @@ def _trace(path: Path, interval: float = 0.5) -> None:
                 for child in me.children(recursive=True):
                     with contextlib.suppress(psutil.Error):
                         rss_children += child.memory_info().rss
-                arrow = sys.modules.get("pyarrow")
-                held = arrow.total_allocated_bytes() >> 20 if arrow is not None else None
+                pool = getattr(sys.modules.get("pyarrow"), "total_allocated_bytes", None)  # None while importing
+                held = pool() >> 20 if pool is not None else None
                 fh.write(json.dumps({"t": round(time.perf_counter() - started, 1), "rss_mb": rss_self >> 20,
                                      "arrow_mb": held, "children_rss_mb": rss_children >> 20,
                                      "main": where()}) + "\n")
