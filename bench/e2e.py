@@ -2,14 +2,36 @@
 
 What runs (issue 14). The chain, on both: trafilatura extraction -> fastText lid.176 language filter (English,
 score >= 0.65) -> Gopher repetition -> Gopher quality -> C4 quality -> FineWeb quality -> MinHash dedup (5-word
-shingles, 14 bands x 8 rows) -> Parquet. Three systems, in fresh output folders, alternating within each round
+shingles, 14 bands x 8 rows) -> Parquet. Four systems, in fresh output folders, alternating within each round
 (the order rotates from round to round so that no system always runs first), ``--rounds`` rounds (default 3):
 
 - ``winnow --local``: ``pipelines.runner.run(RunOptions(local=True))`` with ``bench/configs/e2e.yaml``;
 - ``winnow ray``: the same with ``local=False`` (embedded local Ray started by the run);
 - ``datatrove``: ``bench/e2e_datatrove.py`` in datatrove's own virtual environment, LocalPipelineExecutor with
   ``tasks=2, workers=2`` for the reading/filtering and final stages (14 tasks for MinHash buckets, 1 for clustering:
-  datatrove requires both).
+  datatrove requires both);
+- ``winnow default --local`` (issue 28): ``pipelines.runner.run(RunOptions(local=True))`` with
+  ``pipelines/configs/default.yaml``, the chain users run, on the same WARCs. Not the chain above: it does much more
+  work per page, and keeps other documents. Its extraction is winnow's own (extract/step.py ``ExtractPage``: one
+  parse per page, a trained block-selection model, Markdown text with code, math and tables, and from the same
+  parse the image/alt-text pairs and the interleaved document: three outputs, not one), in the same deadline
+  worker processes; before it, the training opt-out and URL filters; after it, on the text lane: lid.176 on the
+  prose for every language (macrolanguages, not English only) and a host-level language fallback (a Stage), the
+  Gopher, C4 and FineWeb rules computed as quality signals (only lorem ipsum and Gopher's 100,000-word ceiling drop),
+  clear-junk rules, a calibrated quality model over the signals, host-level quality (a Stage), profanity and PII
+  redaction; the image/alt-text lane (URL filter, language ID, alt-text quality, profanity, PII) and the interleaved
+  lane (most of the text lane's steps again) after that; then exact dedup on all three lanes and MinHash (14 x 8)
+  with pairs confirmed by Jaccard >= 0.8 on text and interleaved. Its kept rows are reported per output
+  (``text``, ``image_text``, ``interleaved``); the URL-level figures (planted duplicates, agreement) are not
+  computed for it: they describe the trafilatura chain's English kept set. "passed" for it is the text documents
+  that reached ``exact_dedup``, "dedup-" what exact and MinHash dedup removed from them (stats.json counts). Where
+  its time goes: stats.json ``steps[i]["seconds"]`` (per step, summed over waves and over the processes that ran
+  it; extraction's is the time each batch was out to its worker processes, a batch ahead of the filters and beside
+  them, so the steps' seconds add up to more than the wall time; the JSON's counts also keep each step's
+  ``cpu_seconds``, of the pipeline's own process only), printed as "per-step seconds". The
+  Stages (host language, host quality, exact and MinHash dedup) record no seconds. Its child also writes a trace
+  (``r<round>-<system>.trace.jsonl`` next to the run's log, every 0.5 s: its RSS, the bytes in Arrow's memory pool,
+  its children's RSS, and the repo frames its main thread is in), to see which step holds memory when it grows.
 
 Each system runs as a child process of this one (interpreter start, imports and Ray's start-up are part of its time).
 
@@ -45,6 +67,18 @@ docs per CPU-second (input pages / median CPU); the ratios winnow / datatrove of
 Input: built once per seed and cached by bench/e2e_input.py (its docstring gives the recipe): 3,314 pages
 from real ones (WCXB dev and the news benchmark), with rewritten variants and planted near and exact duplicates, in
 8 WARC files.
+
+``--scale N`` (for the memory check: peak RSS at 1x and Nx the input) takes the WARCs of seeds SEED .. SEED+N-1
+(linked into ``/tmp/winnow-e2e-input/scaled/seed<SEED>x<N>/``, one folder for datatrove), 8 N files. The seeds do
+not give N different corpora: each seed's 1,557 originals are the same real pages, byte for byte and under the same
+URLs (only their WARC-Record-IDs, dates and file assignment differ), so at Nx they are exact duplicates of each
+other (exact dedup removes them, as it would re-crawled pages); the 1,557 rewritten variants share their URLs
+across seeds but their text differs (different donor sentences), and the planted copies are chosen and edited anew
+per seed. That is fine for a memory check (every page is read, extracted and held as at 1x) but not a larger corpus
+of distinct pages. URL-level figures (planted duplicates, agreement) are computed at scale 1 only. Note that
+winnow's runner processes inputs in waves of ``wave_files`` (16) files and holds a wave's documents in memory for
+its Stages (host language and quality group a wave by host, dedup materialises it), so its peak RSS grows with the
+wave, not with the whole input: 8 files at 1x make one wave, 24 at 3x make waves of 16 and 8.
 
 Differences between the two chains (everything else is the same published rule with the same threshold):
 
@@ -97,7 +131,8 @@ Differences between the two chains (everything else is the same published rule w
 
 Usage::
 
-    .venv/bin/python bench/e2e.py [--rounds 3] [--json /tmp/e2e.json] [--systems local ray datatrove]
+    .venv/bin/python bench/e2e.py [--rounds 3] [--json /tmp/e2e.json] [--systems local ray datatrove default]
+        [--scale 1]
 
 The first run creates datatrove's virtual environment at ``~/.cache/winnow-bench/datatrove-venv`` (outside the
 git tree; ``python3.11 -m venv`` + ``pip install "datatrove[io,processing]==0.10.1" spacy lxml_html_clean
@@ -373,7 +408,7 @@ def read_winnow_default(out: Path) -> tuple[set[str], int, int, dict[str, float]
         name = entry.get("step") or entry.get("name")
         if entry.get("seconds") is not None:
             steps[name] = float(entry["seconds"])
-        counts[name] = {k: entry[k] for k in ("in", "kept", "dropped", "produced") if k in entry}
+        counts[name] = {k: entry[k] for k in ("in", "kept", "dropped", "produced", "cpu_seconds") if k in entry}
     passed = counts.get("exact_dedup", {}).get("in", 0)
     removed = sum(sum((counts.get(name, {}).get("dropped") or {}).values())
                   for name in ("exact_dedup", "minhash_dedup"))
