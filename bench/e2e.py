@@ -275,7 +275,7 @@ def _trace(path: Path, interval: float = 0.5) -> None:
             frame = frame.f_back
         # The innermost three, and the step or stage above them (the dataset plumbing is in between).
         outer = [n for n in names[3:] if not n.startswith(("pipelines/dataset.py", "pipelines/runner.py"))]
-        return (outer[:2] + names[:3])[::-1]
+        return outer[:2][::-1] + names[:3][::-1]  # outermost first, innermost last
 
     def loop() -> None:
         with path.open("w") as fh:
