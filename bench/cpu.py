@@ -124,7 +124,7 @@ def _join_cgroup(path: Path | None) -> None:
 
 def run_tree(args: list[str], *, env: dict[str, str] | None = None, cwd: str | None = None,
              log: IO[bytes] | None = None, interval: float = 0.2, settle_s: float = 60.0,
-             use_cgroup: bool = True) -> TreeRun:
+             use_cgroup: bool = True, rss_timeline: list[tuple[float, int]] | None = None) -> TreeRun:
     """Run ``args`` and measure it with everything it starts.
 
     CPU comes from a cgroup of its own where one can be made (``use_cgroup``; exact), else from
@@ -132,7 +132,8 @@ def run_tree(args: list[str], *, env: dict[str, str] | None = None, cwd: str | N
     still sees them while they live). This process must have no other children running meanwhile: it reaps
     every child that exits (``waitpid(-1)``) so that adopted orphans do not linger as zombies. Wall time stops
     when the command's process exits; descendants still running then are waited for up to ``settle_s`` seconds
-    (their CPU counts), then terminated.
+    (their CPU counts), then terminated. ``rss_timeline``, when given, receives (seconds since start, RSS of the
+    tree) at every sample.
     """
     me = psutil.Process()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -160,6 +161,8 @@ def run_tree(args: list[str], *, env: dict[str, str] | None = None, cwd: str | N
                 seen[key] = max(seen.get(key, 0.0), _cpu_of(child.cpu_times()))
                 rss += child.memory_info().rss
         peak = max(peak, rss)
+        if rss_timeline is not None:
+            rss_timeline.append((round(time.perf_counter() - started, 2), rss))
 
     def reap() -> None:
         nonlocal returncode, ended

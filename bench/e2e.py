@@ -2,14 +2,36 @@
 
 What runs (issue 14). The chain, on both: trafilatura extraction -> fastText lid.176 language filter (English,
 score >= 0.65) -> Gopher repetition -> Gopher quality -> C4 quality -> FineWeb quality -> MinHash dedup (5-word
-shingles, 14 bands x 8 rows) -> Parquet. Three systems, in fresh output folders, alternating within each round
+shingles, 14 bands x 8 rows) -> Parquet. Four systems, in fresh output folders, alternating within each round
 (the order rotates from round to round so that no system always runs first), ``--rounds`` rounds (default 3):
 
 - ``winnow --local``: ``pipelines.runner.run(RunOptions(local=True))`` with ``bench/configs/e2e.yaml``;
 - ``winnow ray``: the same with ``local=False`` (embedded local Ray started by the run);
 - ``datatrove``: ``bench/e2e_datatrove.py`` in datatrove's own virtual environment, LocalPipelineExecutor with
   ``tasks=2, workers=2`` for the reading/filtering and final stages (14 tasks for MinHash buckets, 1 for clustering:
-  datatrove requires both).
+  datatrove requires both);
+- ``winnow default --local`` (issue 28): ``pipelines.runner.run(RunOptions(local=True))`` with
+  ``pipelines/configs/default.yaml``, the chain users run, on the same WARCs. Not the chain above: it does much more
+  work per page, and keeps other documents. Its extraction is winnow's own (extract/step.py ``ExtractPage``: one
+  parse per page, a trained block-selection model, Markdown text with code, math and tables, and from the same
+  parse the image/alt-text pairs and the interleaved document: three outputs, not one), in the same deadline
+  worker processes; before it, the training opt-out and URL filters; after it, on the text lane: lid.176 on the
+  prose for every language (macrolanguages, not English only) and a host-level language fallback (a Stage), the
+  Gopher, C4 and FineWeb rules computed as quality signals (only lorem ipsum and Gopher's 100,000-word ceiling drop),
+  clear-junk rules, a calibrated quality model over the signals, host-level quality (a Stage), profanity and PII
+  redaction; the image/alt-text lane (URL filter, language ID, alt-text quality, profanity, PII) and the interleaved
+  lane (most of the text lane's steps again) after that; then exact dedup on all three lanes and MinHash (14 x 8)
+  with pairs confirmed by Jaccard >= 0.8 on text and interleaved. Its kept rows are reported per output
+  (``text``, ``image_text``, ``interleaved``); the URL-level figures (planted duplicates, agreement) are not
+  computed for it: they describe the trafilatura chain's English kept set. "passed" for it is the text documents
+  that reached ``exact_dedup``, "dedup-" what exact and MinHash dedup removed from them (stats.json counts). Where
+  its time goes: stats.json ``steps[i]["seconds"]`` (per step, summed over waves and over the processes that ran
+  it; extraction's is the time each batch was out to its worker processes, a batch ahead of the filters and beside
+  them, so the steps' seconds add up to more than the wall time; the JSON's counts also keep each step's
+  ``cpu_seconds``, of the pipeline's own process only), printed as "per-step seconds". The
+  Stages (host language, host quality, exact and MinHash dedup) record no seconds. Its child also writes a trace
+  (``r<round>-<system>.trace.jsonl`` next to the run's log, every 0.5 s: its RSS, the bytes in Arrow's memory pool,
+  its children's RSS, and the repo frames its main thread is in), to see which step holds memory when it grows.
 
 Each system runs as a child process of this one (interpreter start, imports and Ray's start-up are part of its time).
 
@@ -45,6 +67,18 @@ docs per CPU-second (input pages / median CPU); the ratios winnow / datatrove of
 Input: built once per seed and cached by bench/e2e_input.py (its docstring gives the recipe): 3,314 pages
 from real ones (WCXB dev and the news benchmark), with rewritten variants and planted near and exact duplicates, in
 8 WARC files.
+
+``--scale N`` (for the memory check: peak RSS at 1x and Nx the input) takes the WARCs of seeds SEED .. SEED+N-1
+(linked into ``/tmp/winnow-e2e-input/scaled/seed<SEED>x<N>/``, one folder for datatrove), 8 N files. The seeds do
+not give N different corpora: each seed's 1,557 originals are the same real pages, byte for byte and under the same
+URLs (only their WARC-Record-IDs, dates and file assignment differ), so at Nx they are exact duplicates of each
+other (exact dedup removes them, as it would re-crawled pages); the 1,557 rewritten variants share their URLs
+across seeds but their text differs (different donor sentences), and the planted copies are chosen and edited anew
+per seed. That is fine for a memory check (every page is read, extracted and held as at 1x) but not a larger corpus
+of distinct pages. URL-level figures (planted duplicates, agreement) are computed at scale 1 only. Note that
+winnow's runner processes inputs in waves of ``wave_files`` (16) files and holds a wave's documents in memory for
+its Stages (host language and quality group a wave by host, dedup materialises it), so its peak RSS grows with the
+wave, not with the whole input: 8 files at 1x make one wave, 24 at 3x make waves of 16 and 8.
 
 Differences between the two chains (everything else is the same published rule with the same threshold):
 
@@ -97,7 +131,8 @@ Differences between the two chains (everything else is the same published rule w
 
 Usage::
 
-    .venv/bin/python bench/e2e.py [--rounds 3] [--json /tmp/e2e.json] [--systems local ray datatrove]
+    .venv/bin/python bench/e2e.py [--rounds 3] [--json /tmp/e2e.json] [--systems local ray datatrove default]
+        [--scale 1]
 
 The first run creates datatrove's virtual environment at ``~/.cache/winnow-bench/datatrove-venv`` (outside the
 git tree; ``python3.11 -m venv`` + ``pip install "datatrove[io,processing]==0.10.1" spacy lxml_html_clean
@@ -129,9 +164,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench import cpu  # noqa: E402
-from bench.e2e_input import ensure_input  # noqa: E402
+from bench.e2e_input import INPUT_CACHE, ensure_input  # noqa: E402
 
 CONFIG = REPO / "bench" / "configs" / "e2e.yaml"
+DEFAULT_CONFIG = REPO / "pipelines" / "configs" / "default.yaml"
 DT_SCRIPT = REPO / "bench" / "e2e_datatrove.py"
 CACHE = Path.home() / ".cache" / "winnow-bench"
 DT_VENV = CACHE / "datatrove-venv"
@@ -139,8 +175,13 @@ DT_PACKAGES = ["datatrove[io,processing]==0.10.1", "spacy", "lxml_html_clean", "
 DT_VERSION = "0.10.1"
 RUNS = Path("/tmp/winnow-e2e-runs")
 LOCK = Path("/tmp/winnow-bench.lock")
-SYSTEMS = ("local", "ray", "datatrove")
-LABELS = {"local": "winnow --local", "ray": "winnow ray", "datatrove": "datatrove tasks=2"}
+SYSTEMS = ("local", "ray", "datatrove", "default")
+LABELS = {"local": "winnow --local", "ray": "winnow ray", "datatrove": "datatrove tasks=2",
+          "default": "winnow default --local"}
+CONFIGS = {"local": CONFIG, "ray": CONFIG, "default": DEFAULT_CONFIG}
+WINNOW_OUTPUTS = ("text", "image_text", "interleaved")
+SCALED = INPUT_CACHE / "scaled"  # --scale N: links to the WARCs of N seeds, one folder (datatrove reads a folder)
+TRACE_ENV = "WINNOW_E2E_TRACE"  # the winnow child writes RSS and what its main thread is doing here (JSONL)
 
 
 
@@ -211,17 +252,63 @@ def place_lid(python: Path, hf_home: Path) -> Path:
 
 # -- runs ------------------------------------------------------------------------------------------------------------
 
+def _trace(path: Path, interval: float = 0.5) -> None:
+    """In a daemon thread: every ``interval`` s, the RSS of this process and of its children, the bytes held in
+    Arrow's memory pool (tables: documents and pages), and the repo frames (innermost last) the main thread is in:
+    which step holds the memory when it grows."""
+    import threading
+    import time
+
+    import psutil
+
+    main = threading.main_thread().ident
+    me = psutil.Process()
+    started = time.perf_counter()
+
+    def where() -> list[str]:
+        frame = sys._current_frames().get(main)
+        names = []
+        while frame is not None:
+            file = frame.f_code.co_filename
+            if file.startswith(str(REPO)) and "/bench/" not in file:
+                names.append(f"{Path(file).relative_to(REPO)}:{frame.f_code.co_name}")
+            frame = frame.f_back
+        # The innermost three, and the step or stage above them (the dataset plumbing is in between).
+        outer = [n for n in names[3:] if not n.startswith(("pipelines/dataset.py", "pipelines/runner.py"))]
+        return outer[:2][::-1] + names[:3][::-1]  # outermost first, innermost last
+
+    def loop() -> None:
+        with path.open("w") as fh:
+            while True:
+                rss_self = me.memory_info().rss
+                rss_children = 0
+                for child in me.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):
+                        rss_children += child.memory_info().rss
+                pool = getattr(sys.modules.get("pyarrow"), "total_allocated_bytes", None)  # None while importing
+                held = pool() >> 20 if pool is not None else None
+                fh.write(json.dumps({"t": round(time.perf_counter() - started, 1), "rss_mb": rss_self >> 20,
+                                     "arrow_mb": held, "children_rss_mb": rss_children >> 20,
+                                     "main": where()}) + "\n")
+                fh.flush()
+                time.sleep(interval)
+
+    threading.Thread(target=loop, name="e2e-trace", daemon=True).start()
+
+
 def winnow_child(argv: list[str]) -> int:
-    """``e2e.py _winnow MODE OUTPUT INPUT...``: one winnow run in this (child) process."""
+    """``e2e.py _winnow SYSTEM OUTPUT INPUT...``: one winnow run in this (child) process."""
     import logging
 
     mode, output, *inputs = argv
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if os.environ.get(TRACE_ENV):
+        _trace(Path(os.environ[TRACE_ENV]))
     from pipelines.config import load_config
     from pipelines.runner import RunOptions, run
 
-    run(RunOptions(config=load_config(str(CONFIG)), inputs=inputs, output=Path(output), local=mode == "local",
-                   progress=False))
+    run(RunOptions(config=load_config(str(CONFIGS[mode])), inputs=inputs, output=Path(output),
+                   local=mode != "ray", progress=False))
     if mode == "ray":
         import ray
 
@@ -249,6 +336,8 @@ class RunResult:
     step_seconds: dict[str, float]
     counts: dict[str, Any]
     log: str
+    kept_per_output: dict[str, int] = field(default_factory=dict)
+    rss_timeline: list[tuple[float, int]] = field(default_factory=list, repr=False)
     kept_urls: set[str] = field(default_factory=set, repr=False)
     passed_urls: set[str] = field(default_factory=set, repr=False)
     dedup_removed_urls: set[str] = field(default_factory=set, repr=False)
@@ -294,6 +383,36 @@ def read_winnow(out: Path, ids: dict[str, str]) -> tuple[set[str], set[str], set
             steps[name] = float(entry["seconds"])
         counts[name] = {k: entry[k] for k in ("in", "out", "dropped") if k in entry}
     return kept, kept | removed, removed, steps, counts
+
+
+def output_rows(out: Path) -> dict[str, int]:
+    """Rows of each winnow output folder (from the Parquet footers)."""
+    import pyarrow.parquet as pq
+
+    return {name: sum(pq.ParquetFile(p).metadata.num_rows for p in sorted((out / name).glob("*.parquet")))
+            for name in WINNOW_OUTPUTS}
+
+
+def read_winnow_default(out: Path) -> tuple[set[str], int, int, dict[str, float], dict[str, Any]]:
+    """The ``default`` chain's output: kept text URLs, documents that reached dedup (``exact_dedup``'s ``in``),
+    documents dedup removed (exact and MinHash on the text lane), per-step seconds and counts from stats.json.
+    No URL-level dedup decisions: its MinHash state is keyed and verified differently, and the planted-duplicate
+    and agreement figures of the trafilatura chain do not apply to a chain that keeps other documents."""
+    import pyarrow.dataset as ds
+
+    kept = set(ds.dataset(out / "text", format="parquet").to_table(columns=["url"]).column("url").to_pylist())
+    stats = json.loads((out / "stats.json").read_text())
+    steps: dict[str, float] = {}
+    counts: dict[str, Any] = {}
+    for entry in stats.get("steps", []):
+        name = entry.get("step") or entry.get("name")
+        if entry.get("seconds") is not None:
+            steps[name] = float(entry["seconds"])
+        counts[name] = {k: entry[k] for k in ("in", "kept", "dropped", "produced", "cpu_seconds") if k in entry}
+    passed = counts.get("exact_dedup", {}).get("in", 0)
+    removed = sum(sum((counts.get(name, {}).get("dropped") or {}).values())
+                  for name in ("exact_dedup", "minhash_dedup"))
+    return kept, passed, removed, steps, counts
 
 
 def _jsonl_urls(folder: Path) -> set[str]:
@@ -344,26 +463,41 @@ def run_system(system: str, round_no: int, warcs: list[Path], folder: Path, dt_p
     out = folder / f"r{round_no}-{system}"
     log_path = folder / f"r{round_no}-{system}.log"
     env = dict(os.environ)
+    if system != "datatrove":
+        env[TRACE_ENV] = str(folder / f"r{round_no}-{system}.trace.jsonl")
     if system == "datatrove":
         assert dt_python is not None
         args = [str(dt_python), str(DT_SCRIPT), "--input", str(warcs[0].parent), "--output", str(out), *dt_args]
         env.update(HF_HOME=str(hf_home), HF_HUB_OFFLINE="1", TQDM_DISABLE="1")
     else:
         args = [sys.executable, str(Path(__file__).resolve()), "_winnow", system, str(out), *map(str, warcs)]
+    timeline: list[tuple[float, int]] = []
     with log_path.open("wb") as log:
-        tree = cpu.run_tree(args, env=env, cwd=str(REPO), log=log)
+        tree = cpu.run_tree(args, env=env, cwd=str(REPO), log=log, rss_timeline=timeline)
     if tree.returncode != 0:
         tail = log_path.read_text(errors="replace")[-3000:]
         raise RuntimeError(f"{LABELS[system]} failed (exit {tree.returncode}); log {log_path}:\n{tail}")
-    if system == "datatrove":
-        kept, passed, removed, steps, counts = read_datatrove(out)
+    if system == "default":
+        kept, n_passed, n_removed, steps, counts = read_winnow_default(out)
+        passed, removed = set(), set()
+        per_output = output_rows(out)
+        n_kept = per_output["text"]
     else:
-        kept, passed, removed, steps, counts = read_winnow(out, ids)
+        if system == "datatrove":
+            kept, passed, removed, steps, counts = read_datatrove(out)
+        else:
+            kept, passed, removed, steps, counts = read_winnow(out, ids)
+        n_kept, n_passed, n_removed = len(kept), len(passed), len(removed)
+        per_output = {"text": n_kept}
+    # The RSS curve, one point a second or so (the peak itself is exact at the 0.2 s sampling).
+    step = max(1, len(timeline) // 600)
+    curve = [(t, round(rss / 2**20)) for t, rss in timeline[::step]]
     return RunResult(system, round_no, round(tree.wall_s, 2), round(tree.cpu_s, 2), tree.cpu_method,
                      round(tree.cpu_rusage_s, 2), round(tree.cpu_sampled_s, 2),
                      round(tree.peak_rss_bytes / 2**20), tree.processes, tree.stragglers, round(tree.settle_s, 1),
                      round(max(0.0, tree.machine_busy_s - tree.cpu_s), 1),
-                     len(kept), len(passed), len(removed), steps, counts, str(log_path), kept, passed, removed)
+                     n_kept, n_passed, n_removed, steps, counts, str(log_path), per_output, curve,
+                     kept, passed, removed)
 
 
 @contextlib.contextmanager
@@ -379,6 +513,34 @@ def bench_lock(path: Path = LOCK) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def scaled_input(seed: int, scale: int, rebuild: bool = False) -> tuple[list[Path], dict[str, Any]]:
+    """The input of ``--scale N``: the WARCs of seeds ``seed`` .. ``seed + N - 1`` (each built and cached by
+    bench/e2e_input.py), linked into one folder (datatrove reads a folder), and their manifests summed."""
+    if scale == 1:
+        return ensure_input(seed, rebuild)
+    folder = SCALED / f"seed{seed}x{scale}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    warcs: list[Path] = []
+    manifest: dict[str, Any] = {"seeds": [], "files": [], "pages": 0, "kinds": Counter(), "bytes": 0,
+                                "html_bytes": 0, "records": []}
+    for s in range(seed, seed + scale):
+        paths, part = ensure_input(s, rebuild)
+        manifest["seeds"].append(s)
+        for path in paths:
+            link = folder / f"s{s}-{path.name}"
+            link.symlink_to(path)
+            warcs.append(link)
+            manifest["files"].append(link.name)
+        manifest["pages"] += part["pages"]
+        manifest["kinds"].update(part["kinds"])
+        manifest["bytes"] += part["bytes"]
+        manifest["html_bytes"] += part["html_bytes"]
+        manifest["records"] += part["records"]
+    manifest["kinds"] = dict(manifest["kinds"])
+    return warcs, manifest
 
 
 # -- report ----------------------------------------------------------------------------------------------------------
@@ -409,9 +571,9 @@ def planted(result: RunResult, manifest: dict[str, Any]) -> dict[str, dict[str, 
     return {k: dict(v) for k, v in out.items()}
 
 
-def summarize(results: list[RunResult], manifest: dict[str, Any]) -> dict[str, Any]:
+def summarize(results: list[RunResult], manifest: dict[str, Any], scale: int = 1) -> dict[str, Any]:
     pages = manifest["pages"]
-    summary: dict[str, Any] = {"systems": {}}
+    summary: dict[str, Any] = {"scale": scale, "pages": pages, "systems": {}}
     last: dict[str, RunResult] = {}
     for system in SYSTEMS:
         runs = [r for r in results if r.system == system]
@@ -436,19 +598,23 @@ def summarize(results: list[RunResult], manifest: dict[str, Any]) -> dict[str, A
             "peak_rss_mb_median": statistics.median(r.peak_rss_mb for r in runs),
             "peak_rss_mb_max": max(r.peak_rss_mb for r in runs),
             "kept": runs[-1].kept, "kept_all_rounds": sorted({r.kept for r in runs}),
+            "kept_per_output": runs[-1].kept_per_output,
             "passed_filters": runs[-1].passed_filters, "dedup_removed": runs[-1].dedup_removed,
             "stragglers": sum(r.stragglers for r in runs),
             "other_cpu_s_all": [r.other_cpu_s for r in runs],
             "step_seconds_median": steps, "counts_last_round": runs[-1].counts,
-            "planted_duplicates": planted(runs[-1], manifest),
+            # URL-level figures: only the trafilatura chain on one seed's input (URLs repeat across seeds).
+            "planted_duplicates": planted(runs[-1], manifest) if system != "default" and scale == 1 else {},
         }
     systems = summary["systems"]
     if "datatrove" in systems:
-        for system in ("local", "ray"):
+        for system in ("local", "ray", "default"):
             if system in systems:
                 summary[f"ratio_docs_per_s_{system}_vs_datatrove"] = round(
                     systems[system]["docs_per_s"] / systems["datatrove"]["docs_per_s"], 2)
-    pairs = [("local", "datatrove"), ("ray", "datatrove"), ("local", "ray")]
+                summary[f"ratio_docs_per_cpu_s_{system}_vs_datatrove"] = round(
+                    systems[system]["docs_per_cpu_s"] / systems["datatrove"]["docs_per_cpu_s"], 2)
+    pairs = [("local", "datatrove"), ("ray", "datatrove"), ("local", "ray")] if scale == 1 else []
     summary["agreement"] = {
         f"{a}_vs_{b}": {"kept": agreement(last[a].kept_urls, last[b].kept_urls),
                         "passed_filters": agreement(last[a].passed_urls, last[b].passed_urls)}
@@ -458,8 +624,8 @@ def summarize(results: list[RunResult], manifest: dict[str, Any]) -> dict[str, A
 
 def print_report(summary: dict[str, Any], manifest: dict[str, Any]) -> None:
     pages = manifest["pages"]
-    print(f"\ninput: {pages} pages {manifest['kinds']} in {len(manifest['files'])} WARC files "
-          f"({manifest['bytes'] / 2**20:.0f} MiB gzip, {manifest['html_bytes'] / 2**20:.0f} MiB HTML)")
+    print(f"\ninput (scale {summary['scale']}): {pages} pages {manifest['kinds']} in {len(manifest['files'])} WARC "
+          f"files ({manifest['bytes'] / 2**20:.0f} MiB gzip, {manifest['html_bytes'] / 2**20:.0f} MiB HTML)")
     header = (f"{'system':<20}{'rounds':>7}{'wall s':>9}{'CPU s':>9}{'cores':>7}{'docs/s':>9}{'docs/CPU-s':>12}"
               f"{'peak RSS MB':>13}{'passed':>8}{'dedup-':>8}{'kept':>7}{'others CPU s':>14}")
     print(header)
@@ -473,16 +639,22 @@ def print_report(summary: dict[str, Any], manifest: dict[str, Any]) -> None:
           "what the rest of the machine used meanwhile)")
     for s in summary["systems"].values():
         print(f"  {s['label']}: wall {s['wall_s_all']}, CPU {s['cpu_s_all']}, others' CPU {s['other_cpu_s_all']}")
-    for system in ("local", "ray"):
+    for s in summary["systems"].values():
+        print(f"  {s['label']}: peak RSS MB {s['peak_rss_mb_median']:.0f} median, {s['peak_rss_mb_max']:.0f} max; "
+              f"kept per output {s['kept_per_output']}")
+    for system in ("local", "ray", "default"):
         key = f"ratio_docs_per_s_{system}_vs_datatrove"
         if key in summary:
-            print(f"docs/s {LABELS[system]} / datatrove: {summary[key]:.2f}")
+            print(f"{LABELS[system]} / datatrove: docs/s {summary[key]:.2f}, docs/CPU-s "
+                  f"{summary[f'ratio_docs_per_cpu_s_{system}_vs_datatrove']:.2f}")
     for pair, agree in summary["agreement"].items():
         k, p = agree["kept"], agree["passed_filters"]
         a, b = pair.split("_vs_")
         print(f"agreement {LABELS[a]} vs {LABELS[b]}: kept {k['jaccard']:.3f} (both {k['both']}, only first "
               f"{k['only_first']}, only second {k['only_second']}); before dedup {p['jaccard']:.3f}")
     for s in summary["systems"].values():
+        if not s["planted_duplicates"]:
+            continue
         dup = "; ".join(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in tally.items())
                         for kind, tally in s["planted_duplicates"].items())
         print(f"planted duplicates, {s['label']}: {dup}")
@@ -499,6 +671,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=SYSTEMS)
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--scale", type=int, default=1,
+                        help="input N times larger: the WARCs of seeds SEED .. SEED+N-1 (for the memory check)")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--rebuild-input", action="store_true", help="rebuild the cached input WARCs")
     parser.add_argument("--keep-outputs", action="store_true", help="keep every run's output folder")
@@ -509,7 +683,7 @@ def main() -> int:
     parser.add_argument("--dt-venv", type=Path, default=DT_VENV)
     args = parser.parse_args()
 
-    warcs, manifest = ensure_input(args.seed, args.rebuild_input)
+    warcs, manifest = scaled_input(args.seed, args.scale, args.rebuild_input)
     systems = list(args.systems)
     dt_python, dt_note, hf_home = None, "not requested", CACHE / "hf"
     if "datatrove" in systems:
@@ -534,20 +708,22 @@ def main() -> int:
             for system in systems[shift:] + systems[:shift]:
                 result = run_system(system, round_no, warcs, folder, dt_python, hf_home, dt_args, ids)
                 results.append(result)
-                print(f"round {round_no} {LABELS[system]:<18} wall {result.wall_s:6.1f} s  CPU {result.cpu_s:6.1f} s "
+                print(f"round {round_no} {LABELS[system]:<22} wall {result.wall_s:6.1f} s  CPU {result.cpu_s:6.1f} s "
                       f"({result.cpu_method}; rusage {result.cpu_rusage_s:.1f}, sampled {result.cpu_sampled_s:.1f})  "
                       f"peak RSS {result.peak_rss_mb:.0f} MB  "
-                      f"kept {result.kept}  procs {result.processes}  others' CPU {result.other_cpu_s:.0f} s",
+                      f"kept {result.kept_per_output}  procs {result.processes}  "
+                      f"others' CPU {result.other_cpu_s:.0f} s",
                       flush=True)
                 if not args.keep_outputs:
                     shutil.rmtree(folder / f"r{round_no}-{system}", ignore_errors=True)
-    summary = summarize(results, manifest)
+    summary = summarize(results, manifest, args.scale)
     print_report(summary, manifest)
     if args.json:
         report = {
             "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
-            "datatrove": dt_note, "datatrove_args": dt_args, "config": str(CONFIG.relative_to(REPO)),
-            "input": {k: v for k, v in manifest.items() if k != "records"},
+            "datatrove": dt_note, "datatrove_args": dt_args,
+            "configs": {s: str(CONFIGS[s].relative_to(REPO)) for s in systems if s in CONFIGS},
+            "scale": args.scale, "input": {k: v for k, v in manifest.items() if k != "records"},
             "summary": summary,
             "runs": [{k: v for k, v in asdict(r).items() if not k.endswith("_urls")} for r in results],
         }
