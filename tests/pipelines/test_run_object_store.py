@@ -201,14 +201,18 @@ def test_bad_buckets_and_credentials_are_one_line_without_the_secret(s3, tmp_pat
         reader = server.client(key=creds["AWS_ACCESS_KEY_ID"], secret=creds["AWS_SECRET_ACCESS_KEY"])
         for prefix in ("ok", "secret"):
             reader.upload_file(str(tmp_path / "corpus" / "c0.jsonl"), data, f"{prefix}/{prefix}.jsonl")
-        rc = main(["run", "light", "--local", "--no-progress", "--input", f"s3://{data}/",
-                   "--output", f"s3://{data}/out"])
-        assert rc == 0, capsys.readouterr().err
+        # A run of its own, as a user starts one: in the whole suite (one process for 2,000 tests, 30-odd S3
+        # servers and credential sets before this one) this listing was refused, while alone, and after any one
+        # test directory, it passes; the process-wide state behind that is not pinned down (see the stop's note).
+        done = subprocess.run([sys.executable, "-m", "pipelines.app.cli", "run", "light", "--local", "--no-progress",
+                               "--input", f"s3://{data}/", "--output", f"s3://{data}/out"],
+                              capture_output=True, text=True, env=dict(os.environ), timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
         stats = json.loads(reader.get_object(Bucket=data, Key="out/stats.json")["Body"].read())
         assert stats["errors"] == [f"secret.jsonl@0: s3://{data}/secret/secret.jsonl: opening: access denied (the "
                                    "credentials in use may not read or write here)"]
         assert stats["inputs"]["ok.jsonl"]["kept"] == 5
-        everything = json.dumps(stats) + capsys.readouterr().err
+        everything = json.dumps(stats) + done.stderr + capsys.readouterr().err
         assert creds["AWS_SECRET_ACCESS_KEY"] not in everything and "the-wrong-secret" not in everything
     finally:
         server.stop()
