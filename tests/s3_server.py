@@ -42,13 +42,20 @@ def session_env(port: int) -> dict[str, str]:
             "AWS_SHARED_CREDENTIALS_FILE": os.devnull}
 
 
+def clean_env(**extra: str) -> dict[str, str]:
+    """A minimal environment for a child process (a server, a run started as a user starts one): what finding the
+    interpreter, its packages and a home needs, without the variables earlier tests of a long session may have left."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
+    return {**{k: os.environ[k] for k in keep if k in os.environ}, **extra}
+
+
 class MotoServer:
     """``python -m moto.server`` on 127.0.0.1:``port``, until ``stop()``."""
 
     def __init__(self, port: int | None = None, auth_setup_actions: int | None = None) -> None:
         self.port = port or free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ}
+        env = clean_env()  # the server's behaviour must not depend on what earlier tests left in the environment
         if auth_setup_actions is not None:
             env["INITIAL_NO_AUTH_ACTION_COUNT"] = str(auth_setup_actions)
         self._log = Path(f"/tmp/winnow-moto-{self.port}.log")

@@ -26,7 +26,7 @@ from pipelines.runner import RunOptions, committed_shards, completed_waves, run,
 from pipelines.storage_errors import StorageUnavailable
 from tests.conftest import step_counts
 from tests.flaky_servers import CuttingProxy, RangeServer
-from tests.s3_server import SECRET_KEY, start_auth_server
+from tests.s3_server import SECRET_KEY, clean_env, session_env, start_auth_server
 from tests.warc_factory import WarcBuilder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -201,12 +201,13 @@ def test_bad_buckets_and_credentials_are_one_line_without_the_secret(s3, tmp_pat
         reader = server.client(key=creds["AWS_ACCESS_KEY_ID"], secret=creds["AWS_SECRET_ACCESS_KEY"])
         for prefix in ("ok", "secret"):
             reader.upload_file(str(tmp_path / "corpus" / "c0.jsonl"), data, f"{prefix}/{prefix}.jsonl")
-        # A run of its own, as a user starts one: in the whole suite (one process for 2,000 tests, 30-odd S3
-        # servers and credential sets before this one) this listing was refused, while alone, and after any one
-        # test directory, it passes; the process-wide state behind that is not pinned down (see the stop's note).
+        # A run of its own, in an environment of its own, as a user starts one: in the whole suite this listing was
+        # refused, while alone, and after any one test directory, it passes: something earlier tests leave behind
+        # (not pinned down) must not decide it.
+        run_env = clean_env(**{**session_env(0), **creds})
         done = subprocess.run([sys.executable, "-m", "pipelines.app.cli", "run", "light", "--local", "--no-progress",
                                "--input", f"s3://{data}/", "--output", f"s3://{data}/out"],
-                              capture_output=True, text=True, env=dict(os.environ), timeout=300)
+                              capture_output=True, text=True, env=run_env, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
         stats = json.loads(reader.get_object(Bucket=data, Key="out/stats.json")["Body"].read())
         assert stats["errors"] == [f"secret.jsonl@0: s3://{data}/secret/secret.jsonl: opening: access denied (the "
