@@ -378,6 +378,16 @@ def _progress(total: int) -> Any:
     return tqdm(total=total, unit=" rows", desc="images", dynamic_ncols=True, leave=True)
 
 
+def exit_status(stats: dict[str, Any]) -> int:
+    """A finished fetch's exit status, for ``winnow images fetch`` and the ``FetchImages`` stage's child alike: 0 when
+    every row was handled, 130 after Ctrl-C (as a shell reports it), 1 when a worker failed or rows are pending."""
+    if stats["last_session"].get("failed_workers"):
+        return 1
+    if stats["pending"]:
+        return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
+    return 0
+
+
 def summary(stats: dict[str, Any], output: Path) -> str:
     """The lines printed at the end of a fetch."""
     last = stats["last_session"]

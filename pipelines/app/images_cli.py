@@ -65,7 +65,7 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
-    from crawler.images.run import FetchError, FetchOptions, fetch, summary
+    from crawler.images.run import FetchError, FetchOptions, exit_status, fetch, summary
 
     try:
         overrides = settings(args.set)
@@ -95,11 +95,7 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     print(summary(stats, opts.output))
     if upload_to and not _upload(opts.output, upload_to):
         return 1
-    if stats["last_session"].get("failed_workers"):
-        return 1
-    if stats["pending"]:  # stopped before every row was handled: Ctrl-C (as a shell reports it), or a failure
-        return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
-    return 0
+    return exit_status(stats)
 
 
 def _is_remote(path: str) -> bool:
