@@ -17,9 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from crawler.images.run import FetchError, FetchOptions, exit_status, fetch, summary
-
-PROGRAM = "winnow images fetch"  # the name its messages carry: a user reads them in the stage's error
+from crawler.images.run import FetchOptions, fetch_command
 
 
 def write_options(opts: FetchOptions, path: Path) -> None:
@@ -39,14 +37,7 @@ def main(argv: list[str]) -> int:
         print(f"usage: python -m crawler.images.child OPTIONS_JSON (got {argv})", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    opts = read_options(Path(argv[0]))
-    try:
-        stats = fetch(opts)
-    except FetchError as exc:
-        print(f"{PROGRAM}: {exc}", file=sys.stderr)
-        return 2
-    print(summary(stats, opts.output))
-    return exit_status(stats)
+    return fetch_command(read_options(Path(argv[0])))[1]
 
 
 if __name__ == "__main__":

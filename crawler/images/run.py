@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -376,6 +377,18 @@ def _progress(total: int) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit=" rows", desc="images", dynamic_ncols=True, leave=True)
+
+
+def fetch_command(opts: FetchOptions) -> tuple[dict[str, Any] | None, int]:
+    """``fetch`` as ``winnow images fetch`` runs it, for the command and the ``FetchImages`` stage's child alike: the
+    one-line refusal on stderr (status 2, no stats) or the summary on stdout; the stats and the exit status."""
+    try:
+        stats = fetch(opts)
+    except FetchError as exc:
+        print(f"winnow images fetch: {exc}", file=sys.stderr)
+        return None, 2
+    print(summary(stats, opts.output))
+    return stats, exit_status(stats)
 
 
 def exit_status(stats: dict[str, Any]) -> int:

@@ -65,7 +65,7 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
-    from crawler.images.run import FetchError, FetchOptions, exit_status, fetch, summary
+    from crawler.images.run import FetchOptions, fetch_command
 
     try:
         overrides = settings(args.set)
@@ -87,15 +87,10 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
         resume=args.resume, progress=not args.no_progress, overrides=overrides, workers=args.workers,
         retry_failed=args.retry_failed)
-    try:
-        stats = fetch(opts)
-    except FetchError as exc:
-        print(f"winnow images fetch: {exc}", file=sys.stderr)
-        return 2
-    print(summary(stats, opts.output))
-    if upload_to and not _upload(opts.output, upload_to):
+    stats, status = fetch_command(opts)
+    if stats is not None and upload_to and not _upload(opts.output, upload_to):
         return 1
-    return exit_status(stats)
+    return status
 
 
 def _is_remote(path: str) -> bool:

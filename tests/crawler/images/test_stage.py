@@ -102,7 +102,8 @@ def test_bad_arguments_fail_at_load() -> None:
 
 def test_workers_become_the_fetch_option(tmp_path: Path) -> None:
     assert FetchImages(workers=3).options(tmp_path, tmp_path / "o", resume=False).workers == 3
-    assert FetchImages().options(tmp_path, tmp_path / "o", resume=False).workers == FetchOptions(tmp_path, tmp_path).workers
+    default = FetchOptions(tmp_path, tmp_path).workers
+    assert FetchImages().options(tmp_path, tmp_path / "o", resume=False).workers == default
 
 
 def test_contact_url_from_the_environment(monkeypatch, tmp_path: Path) -> None:
