@@ -240,6 +240,7 @@ def test_timeout_drops_the_page_and_the_next_page_works() -> None:
     assert "| Tuesday | 3.9 m | neap |" in doc.text
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 @pytest.mark.parametrize("limit", [None, 1.0])
 def test_extract_pages_answers_each_page_in_order_like_extract_page(limit) -> None:
     big = "<html><body><article>" + "<p>Words of a long article about tides and otters.</p>" * 40_000 + \

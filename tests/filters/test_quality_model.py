@@ -144,6 +144,7 @@ def test_pages_with_no_prose_are_scored_without_crashing_and_kept_or_dropped_wit
             assert result.quality_score is not None
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_train_signals_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(0)
     good, junk = tmp_path / "good.jsonl", tmp_path / "junk.jsonl"

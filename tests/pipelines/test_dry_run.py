@@ -70,6 +70,7 @@ def test_runner_is_shown_as_given(warc: Path, tmp_path: Path, capsys: pytest.Cap
     assert not Path(out).exists()
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_dry_run_starts_no_ray_and_writes_nothing(warc: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     code = ("import sys; from pipelines.app.cli import main; rc = main(sys.argv[1:]); "

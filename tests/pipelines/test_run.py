@@ -124,6 +124,7 @@ def test_corrupt_warc_does_not_stop_the_others(shared_data, tmp_path, local, req
     check_stats_add_up(stats)
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_resume_after_a_crash(shared_data, tmp_path):
     marker = tmp_path / "crash"
     marker.touch()

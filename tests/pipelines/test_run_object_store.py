@@ -168,6 +168,7 @@ def test_kill_9_mid_wave_on_a_bucket_then_resume_loses_and_duplicates_nothing(s3
     assert len(every_shard) == len(committed_shards(out, "text"))  # the killed wave's leftovers were removed
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_bad_buckets_and_credentials_are_one_line_without_the_secret(s3, tmp_path: Path, monkeypatch,
                                                                      capsys: pytest.CaptureFixture) -> None:
     bucket = s3.bucket()
@@ -217,6 +218,7 @@ def test_bad_buckets_and_credentials_are_one_line_without_the_secret(s3, tmp_pat
         server.stop()
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_a_store_that_drops_every_connection_stops_the_wave_uncommitted(s3, tmp_path: Path, monkeypatch) -> None:
     bucket = s3.bucket()
     big = tmp_path / "big.jsonl"
@@ -242,6 +244,7 @@ def test_a_store_that_drops_every_connection_stops_the_wave_uncommitted(s3, tmp_
         proxy.close()
 
 
+@pytest.mark.slow  # one of the inner loop's slowest (scripts/test.sh --fast)
 def test_an_http_input_dropped_mid_file_is_read_again_from_where_it_stopped(tmp_path: Path) -> None:
     warc = _second_warc(tmp_path / "more.warc.gz")
     server = RangeServer(warc.read_bytes(), name="crawl/more.warc.gz", after=1500, cuts=1)
