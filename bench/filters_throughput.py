@@ -27,7 +27,7 @@ from filters.junk_rules import ClearJunk
 from filters.langid import LanguageID
 from filters.pii import RedactPII
 from filters.profanity import Profanity
-from filters.quality import QualityClassifier
+from filters.quality_fasttext import QualityClassifier
 from filters.quality_model import QualityModel
 from filters.urls import URLFilter
 from pipelines.records import Document, to_table

@@ -187,7 +187,7 @@ class InterleavedDoc(Record):
     lang: str | None = None
     lang_score: float | None = None
     lang_source: str | None = None  # as Document.lang_source
-    quality_score: float | None = None  # filters.quality, on the joined text segments
+    quality_score: float | None = None  # filters.quality_fasttext, on the joined text segments
     quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
     code_ratio: float | None = None  # as Document.code_ratio
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment

@@ -34,7 +34,7 @@ import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 
-from filters.quality import DEFAULT_MODEL, train
+from filters.quality_fasttext import DEFAULT_MODEL, train
 from filters.ut1 import ut1_lines
 
 PARAMS = {"dim": 16, "bucket": 50_000, "min_count": 2, "epoch": 5, "lr": 0.1, "word_ngrams": 2, "seed": 0,

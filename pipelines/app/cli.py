@@ -128,8 +128,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_quality_parser(sub: argparse._SubParsersAction) -> None:
     quality = sub.add_parser("quality", help="train or label data for the fastText quality classifier",
-                             description="Model-based quality filtering (filters.quality): label a sample with an "
-                             "LLM endpoint (annotate), train a fastText classifier (train).")
+                             description="Model-based quality filtering (filters.quality_fasttext): label a sample "
+                             "with an LLM endpoint (annotate), train a fastText classifier (train).")
     qsub = quality.add_subparsers(dest="quality_command", required=True, metavar="ACTION")
     train = qsub.add_parser("train", help="train a quality classifier (fastText, or --signals)",
                             description="Train a fastText classifier (DCLM labels: __label__hq / __label__cc) "
@@ -390,7 +390,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_quality(args: argparse.Namespace) -> int:
     import json
 
-    from filters import quality
+    from filters import quality_fasttext as quality
 
     if args.quality_command == "train" and args.signals:
         from filters import quality_model

@@ -9,9 +9,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from filters import quality
-from filters.quality import DEFAULT_MODEL, QualityClassifier, load_model, model_text, score
+from filters import quality_fasttext as quality
 from filters.quality_annotate import parse_score
+from filters.quality_fasttext import DEFAULT_MODEL, QualityClassifier, load_model, model_text, score
 from pipelines.app.cli import main
 from pipelines.records import Document, InterleavedDoc, Segment, from_table, to_table
 from pipelines.step import Drop
@@ -156,3 +156,12 @@ def test_parse_score() -> None:
     assert parse_score('{"score": 3}') == 3
     assert parse_score("The page deserves 2 points.") == 2
     assert parse_score("no idea") is None and parse_score('{"score": 9}') is None
+
+
+def test_the_name_before_issue_29_is_the_same_step() -> None:
+    """Configs written as ``use: filters.quality.QualityClassifier`` load the very class of quality_fasttext."""
+    from filters import quality, quality_fasttext
+    from pipelines.config import _import_class
+
+    assert quality.QualityClassifier is quality_fasttext.QualityClassifier
+    assert _import_class("test", "filters.quality.QualityClassifier") is QualityClassifier
