@@ -1,4 +1,5 @@
-"""The C heap of a local run's process (issue 28): fewer glibc malloc arenas, and freed heap returned after a wave.
+"""The C heap of a local run's process (issue 28): fewer glibc malloc arenas, large blocks in pages of their own,
+and freed heap returned after a wave.
 
 Why: most of the ``--local`` pipeline process's memory was not live data but heap glibc kept after peaks of
 transient Python objects (docs/benchmarks.md, "Memory"): on one bench/e2e.py input file it peaked at 1.39 GB with
@@ -19,8 +20,14 @@ import ctypes.util
 import functools
 from typing import Any
 
-M_ARENA_MAX = -8  # glibc malloc.h
+M_MMAP_THRESHOLD = -3  # glibc malloc.h
+M_ARENA_MAX = -8
 ARENAS = 1  # 1 measured best for peak memory (above); the threads that allocate are mostly serialised by the GIL
+# Blocks from this size up get pages of their own, returned to the kernel when freed. glibc starts at 128 KiB but
+# raises the threshold to the size of each such block freed (up to 32 MiB), so after the first pages' HTML strings
+# (about 250 KB each on bench/e2e.py's input) are freed, the next ones land in the heap and leave holes there:
+# fixing it at 128 KiB turns that adjustment off (mallopt(3)). On two input files: peak 1.80 -> 1.41 GB.
+MMAP_THRESHOLD = 128 * 1024
 
 
 @functools.cache
@@ -35,10 +42,12 @@ def _libc() -> Any:
     return libc
 
 
-def limit_arenas(arenas: int = ARENAS) -> bool:
-    """At most ``arenas`` malloc arenas from now on (best called before threads start); whether it took."""
+def limit_arenas(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> bool:
+    """At most ``arenas`` malloc arenas from now on (best called before threads start), and large blocks in pages
+    of their own; whether both took."""
     libc = _libc()
-    return bool(libc and libc.mallopt(M_ARENA_MAX, arenas) == 1)
+    return bool(libc and libc.mallopt(M_ARENA_MAX, arenas) == 1
+                and libc.mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1)
 
 
 def trim() -> bool:
