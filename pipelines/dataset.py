@@ -87,7 +87,12 @@ class LocalDataset:
             gathered = SpillList(self._tables)
             try:
                 for part in partitions(gathered, key):
-                    yield fn(part)
+                    result = fn(part)
+                    # the steps after see batches of reading's size again, not a part of a wave at once
+                    for start in range(0, result.num_rows, OUTPUT_BATCH_ROWS):
+                        yield result.slice(start, OUTPUT_BATCH_ROWS)
+                    if not result.num_rows:
+                        yield result
             finally:
                 gathered.close()
 
@@ -137,6 +142,7 @@ class LocalDataset:
 
 
 _END = object()
+OUTPUT_BATCH_ROWS = 256  # map_groups' output, in batches of the readers' size (pipelines/readers: batch_rows)
 PREFETCH_BATCHES = 2
 AHEAD_BATCHES = 1  # an out-of-process step's output waiting for the consumer: enough for the workers never to wait
 

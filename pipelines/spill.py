@@ -16,7 +16,8 @@ per group-by), so a wave costs disk, not memory.
 Budgets: ``WINNOW_SPILL_MB`` (64 MiB by default) per list or queue in memory before it writes to disk, and the size
 of a ``map_groups`` part. Arrow IPC, uncompressed: the files live only while the wave runs, and writing and reading
 them is a memory copy for the kernel (about 1-2 GB/s here), cheaper than compressing. The folder is
-``WINNOW_SPILL_DIR`` (the system's temporary folder by default), one ``winnow-spill-<pid>-*`` folder per process,
+``WINNOW_SPILL_DIR`` (``~/.cache/winnow/spill`` by default, on disk: ``/tmp`` is memory where it is a tmpfs), one
+``winnow-spill-<pid>-*`` folder per process,
 removed when its list is closed or collected, and at start for processes that no longer run (a kill -9).
 """
 
@@ -50,7 +51,9 @@ def budget_bytes() -> int:
 
 
 def _root() -> Path:
-    return Path(env_setting("WINNOW_SPILL_DIR") or tempfile.gettempdir())
+    # Not the system's temporary folder: on Debian 13 and others /tmp is a tmpfs, in memory, which would defeat it.
+    cache = env_setting("WINNOW_CACHE_DIR") or Path.home() / ".cache" / "winnow"
+    return Path(env_setting("WINNOW_SPILL_DIR") or Path(cache) / "spill")
 
 
 def _sweep(root: Path) -> None:
