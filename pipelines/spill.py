@@ -13,7 +13,7 @@ per group-by), so a wave costs disk, not memory.
 - ``partitions``: rows split by a hash of a key column into parts of bounded size, each key whole in one part
   (``map_groups``).
 
-Budgets: ``WINNOW_SPILL_MB`` (64 MiB by default) per list or queue in memory before it writes to disk, and the size
+Budgets: ``WINNOW_SPILL_MB`` (16 MiB by default) per list or queue in memory before it writes to disk, and the size
 of a ``map_groups`` part. Arrow IPC, uncompressed: the files live only while the wave runs, and writing and reading
 them is a memory copy for the kernel (about 1-2 GB/s here), cheaper than compressing. The folder is
 ``WINNOW_SPILL_DIR`` (``~/.cache/winnow/spill`` by default, on disk: ``/tmp`` is memory where it is a tmpfs), one
