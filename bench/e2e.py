@@ -374,6 +374,12 @@ def read_winnow(out: Path, ids: dict[str, str]) -> tuple[set[str], set[str], set
     for path in sorted((out / "_state" / "minhash_dedup").glob("*-labels-*.parquet")):
         for key in pq.read_table(path, columns=["node"]).column("node").to_pylist():
             removed.add(ids.get(key[-24:], f"unknown-id:{key[-24:]}"))
+    steps, counts = step_figures(out, ("in", "out", "dropped"))
+    return kept, kept | removed, removed, steps, counts
+
+
+def step_figures(out: Path, fields: tuple[str, ...]) -> tuple[dict[str, float], dict[str, Any]]:
+    """Per step of a winnow run's stats.json: its seconds, and the ``fields`` of its counts that it has."""
     stats = json.loads((out / "stats.json").read_text())
     steps: dict[str, float] = {}
     counts: dict[str, Any] = {}
@@ -381,8 +387,8 @@ def read_winnow(out: Path, ids: dict[str, str]) -> tuple[set[str], set[str], set
         name = entry.get("step") or entry.get("name")
         if entry.get("seconds") is not None:
             steps[name] = float(entry["seconds"])
-        counts[name] = {k: entry[k] for k in ("in", "out", "dropped") if k in entry}
-    return kept, kept | removed, removed, steps, counts
+        counts[name] = {k: entry[k] for k in fields if k in entry}
+    return steps, counts
 
 
 def output_rows(out: Path) -> dict[str, int]:
@@ -401,14 +407,7 @@ def read_winnow_default(out: Path) -> tuple[set[str], int, int, dict[str, float]
     import pyarrow.dataset as ds
 
     kept = set(ds.dataset(out / "text", format="parquet").to_table(columns=["url"]).column("url").to_pylist())
-    stats = json.loads((out / "stats.json").read_text())
-    steps: dict[str, float] = {}
-    counts: dict[str, Any] = {}
-    for entry in stats.get("steps", []):
-        name = entry.get("step") or entry.get("name")
-        if entry.get("seconds") is not None:
-            steps[name] = float(entry["seconds"])
-        counts[name] = {k: entry[k] for k in ("in", "kept", "dropped", "produced", "cpu_seconds") if k in entry}
+    steps, counts = step_figures(out, ("in", "kept", "dropped", "produced", "cpu_seconds"))
     passed = counts.get("exact_dedup", {}).get("in", 0)
     removed = sum(sum((counts.get(name, {}).get("dropped") or {}).values())
                   for name in ("exact_dedup", "minhash_dedup"))

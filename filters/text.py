@@ -109,7 +109,9 @@ def ends_with_punctuation(line: str) -> bool:
     return line.rstrip().endswith(TERMINAL_PUNCTUATION)
 
 
+@lru_cache(maxsize=1 << 17)
 def has_letter(word: str) -> bool:
+    """Memoised: called for every word of every text by several signals, over a vocabulary that repeats."""
     return bool(_LETTER.search(word))
 
 

@@ -9,5 +9,5 @@
 - ``spider.py``: the Scrapy spider and its policy middleware;
 - ``robots.py``: the crawler's robots.txt middleware, with its ``bytes_received`` handler connected only when needed;
 - ``run.py``: settings, the crawl process and ``fetch-stats.json``;
-- ``stage.py``: the same as a pipeline step (``FetchImages``), running the command per wave.
+- ``stage.py``: the same as a pipeline step (``FetchImages``), one fetch per wave in a child process (``child.py``).
 """

@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -376,6 +377,28 @@ def _progress(total: int) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit=" rows", desc="images", dynamic_ncols=True, leave=True)
+
+
+def fetch_command(opts: FetchOptions) -> tuple[dict[str, Any] | None, int]:
+    """``fetch`` as ``winnow images fetch`` runs it, for the command and the ``FetchImages`` stage's child alike: the
+    one-line refusal on stderr (status 2, no stats) or the summary on stdout; the stats and the exit status."""
+    try:
+        stats = fetch(opts)
+    except FetchError as exc:
+        print(f"winnow images fetch: {exc}", file=sys.stderr)
+        return None, 2
+    print(summary(stats, opts.output))
+    return stats, exit_status(stats)
+
+
+def exit_status(stats: dict[str, Any]) -> int:
+    """A finished fetch's exit status, for ``winnow images fetch`` and the ``FetchImages`` stage's child alike: 0 when
+    every row was handled, 130 after Ctrl-C (as a shell reports it), 1 when a worker failed or rows are pending."""
+    if stats["last_session"].get("failed_workers"):
+        return 1
+    if stats["pending"]:
+        return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
+    return 0
 
 
 def summary(stats: dict[str, Any], output: Path) -> str:

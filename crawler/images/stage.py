@@ -6,7 +6,8 @@ kind: the fetched image, or a tombstone ``fetch_images.<reason>`` with the fetch
 headers, HTTP status, decode failure, ...), so that ``stats.json`` and the report account for every pair.
 
 How: per wave, the wave's live input rows are written as a small winnow output folder under the stage's state
-folder (``_state/<step>/<wave>/in``), and ``winnow images fetch`` runs on it in a child process: Scrapy's reactor
+folder (``_state/<step>/<wave>/in``), and the fetch of ``winnow images fetch`` runs on it in a child process
+(crawler/images/child.py, with the step's options as a JSON file): Scrapy's reactor
 cannot be restarted in a process that ran it, and the crawl's conduct (robots per image host, the training token,
 opt-out headers, per-host slots and delays, Retry-After, the address guard, size and time caps) is then exactly the
 command's. A wave that is re-run after a kill continues the fetch (``--resume``): nothing is fetched twice. Rows are
@@ -31,7 +32,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from crawler.images.child import write_options
 from crawler.images.journal import entries as journal_entries
+from crawler.images.run import FetchOptions
 from pipelines.records import conform, empty_table, schema_of
 from pipelines.settings import env as env_setting
 from pipelines.step import Stage
@@ -92,25 +95,22 @@ class FetchImages(Stage):
                 if (root / done).is_dir() and done != wave:
                     shutil.rmtree(root / done, ignore_errors=True)
 
-    def command(self, source: Path, target: Path, resume: bool) -> list[str]:
-        cmd = [sys.executable, "-m", "pipelines.app.cli", "images", "fetch", str(source), "--output", str(target),
-               "--no-progress"]
+    def options(self, source: Path, target: Path, resume: bool) -> FetchOptions:
+        """The fetch of one wave: ``winnow images fetch``'s options, from the step's (unset ones: the command's
+        defaults)."""
+        given: dict[str, Any] = {"resize": self.resize, "max_mb": self.max_mb, "timeout": self.timeout,
+                                 "bot_name": self.bot_name, "training_token": self.training_token,
+                                 "workers": self.workers}
         # The contact URL is the operator's, not the pipeline's: a shared config need not carry it.
         contact = self.contact_url or env_setting(CONTACT_ENV) or None
-        for flag, value in (("--resize", self.resize), ("--max-mb", self.max_mb), ("--timeout", self.timeout),
-                            ("--bot-name", self.bot_name), ("--training-token", self.training_token),
-                            ("--contact-url", contact), ("--workers", self.workers)):
-            if value is not None:
-                cmd += [flag, str(value)]
-        if self.allow_private is True:
-            cmd.append("--allow-private")
-        elif self.allow_private:
-            cmd += ["--allow-private", ",".join(self.allow_private)]
-        for key, value in self.settings.items():
-            cmd += ["-s", f"{key}={value}"]
-        if resume:
-            cmd.append("--resume")
-        return cmd
+        return FetchOptions(
+            source=source, output=target, **{k: v for k, v in given.items() if v is not None},
+            **({"contact_url": contact} if contact else {}),
+            allow_private=bool(self.allow_private),
+            allowed_networks=list(self.allow_private) if isinstance(self.allow_private, list) else [],
+            # strings, as `-s KEY=VALUE` gives them: Scrapy's getters read both
+            overrides={key: str(value) for key, value in self.settings.items()},
+            resume=resume, progress=False)
 
     def run(self, dataset: Any) -> Any:
         if self.wave_dir is None:
@@ -122,10 +122,11 @@ class FetchImages(Stage):
         resume = (target / ".fetch").is_dir()
         if target.exists() and not resume:
             shutil.rmtree(target)  # a fetch that died before it wrote anything to resume from
-        log_file = wave / "fetch.log"
+        log_file, options_file = wave / "fetch.log", wave / "fetch-options.json"
+        write_options(self.options(source, target, resume), options_file)
         with log_file.open("ab") as out:
-            done = subprocess.run(self.command(source, target, resume), stdout=out, stderr=subprocess.STDOUT,
-                                  check=False)
+            done = subprocess.run([sys.executable, "-m", "crawler.images.child", str(options_file)], stdout=out,
+                                  stderr=subprocess.STDOUT, check=False)
         if done.returncode != 0:
             tail = log_file.read_bytes()[-_LOG_TAIL:].decode("utf-8", "replace")
             raise RuntimeError(f"{self._name()}: winnow images fetch exited {done.returncode} (log {log_file}):\n"

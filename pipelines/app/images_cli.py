@@ -65,7 +65,7 @@ def _add_fetch(actions: argparse._SubParsersAction) -> None:
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
-    from crawler.images.run import FetchError, FetchOptions, fetch, summary
+    from crawler.images.run import FetchOptions, fetch_command
 
     try:
         overrides = settings(args.set)
@@ -87,19 +87,10 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         allowed_networks=[n.strip() for n in (args.allow_private or "").split(",") if n.strip()],
         resume=args.resume, progress=not args.no_progress, overrides=overrides, workers=args.workers,
         retry_failed=args.retry_failed)
-    try:
-        stats = fetch(opts)
-    except FetchError as exc:
-        print(f"winnow images fetch: {exc}", file=sys.stderr)
-        return 2
-    print(summary(stats, opts.output))
-    if upload_to and not _upload(opts.output, upload_to):
+    stats, status = fetch_command(opts)
+    if stats is not None and upload_to and not _upload(opts.output, upload_to):
         return 1
-    if stats["last_session"].get("failed_workers"):
-        return 1
-    if stats["pending"]:  # stopped before every row was handled: Ctrl-C (as a shell reports it), or a failure
-        return 130 if stats["last_session"]["finish_reason"] == "shutdown" else 1
-    return 0
+    return status
 
 
 def _is_remote(path: str) -> bool:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from crawler.images.child import read_options, write_options
+from crawler.images.run import FetchOptions
 from crawler.images.stage import FetchImages
 from crawler.site_server import Route, SiteServer
 from pipelines.config import load_config
@@ -98,18 +100,43 @@ def test_bad_arguments_fail_at_load() -> None:
             FetchImages(workers=workers)  # type: ignore[arg-type]
 
 
-def test_workers_become_the_fetch_flag(tmp_path: Path) -> None:
-    cmd = FetchImages(workers=3).command(tmp_path, tmp_path / "o", resume=False)
-    assert cmd[cmd.index("--workers") + 1] == "3"
-    assert "--workers" not in FetchImages().command(tmp_path, tmp_path / "o", resume=False)
+def test_workers_become_the_fetch_option(tmp_path: Path) -> None:
+    assert FetchImages(workers=3).options(tmp_path, tmp_path / "o", resume=False).workers == 3
+    default = FetchOptions(tmp_path, tmp_path).workers
+    assert FetchImages().options(tmp_path, tmp_path / "o", resume=False).workers == default
 
 
 def test_contact_url_from_the_environment(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.delenv("WINNOW_CONTACT_URL", raising=False)
-    assert "--contact-url" not in FetchImages().command(tmp_path, tmp_path / "o", resume=False)
+    assert FetchImages().options(tmp_path, tmp_path / "o", resume=False).contact_url == ""
     monkeypatch.setenv("WINNOW_CONTACT_URL", "https://example.org/bot")
-    cmd = FetchImages(settings={"DOWNLOAD_DELAY": 2}).command(tmp_path, tmp_path / "o", resume=True)
-    assert cmd[cmd.index("--contact-url") + 1] == "https://example.org/bot"
-    assert cmd[-3:] == ["-s", "DOWNLOAD_DELAY=2", "--resume"]
-    own = FetchImages(contact_url="https://a.test/").command(tmp_path, tmp_path / "o", resume=False)
-    assert own[own.index("--contact-url") + 1] == "https://a.test/"
+    opts = FetchImages(settings={"DOWNLOAD_DELAY": 2}).options(tmp_path, tmp_path / "o", resume=True)
+    assert opts.contact_url == "https://example.org/bot"
+    assert opts.overrides == {"DOWNLOAD_DELAY": "2"} and opts.resume and not opts.progress
+    own = FetchImages(contact_url="https://a.test/").options(tmp_path, tmp_path / "o", resume=False)
+    assert own.contact_url == "https://a.test/"
+
+
+@pytest.mark.parametrize("allow, private, networks", [(False, False, []), (True, True, []), ([], False, []),
+                                                      (["10.0.0.0/8"], True, ["10.0.0.0/8"])])
+def test_allow_private_as_the_command_takes_it(tmp_path: Path, allow, private: bool, networks: list[str]) -> None:
+    opts = FetchImages(allow_private=allow).options(tmp_path, tmp_path / "o", resume=False)
+    assert (opts.allow_private, opts.allowed_networks) == (private, networks)
+
+
+def test_the_child_reads_back_what_the_stage_wrote(tmp_path: Path) -> None:
+    opts = FetchImages(resize=128, max_mb=2.5, allow_private=["127.0.0.1/32"], bot_name="testbot",
+                       settings={"DOWNLOAD_DELAY": 0}).options(tmp_path / "in", tmp_path / "out", resume=True)
+    write_options(opts, tmp_path / "o.json")
+    assert read_options(tmp_path / "o.json") == opts
+
+
+def test_a_fetch_the_child_refuses_is_the_stage_error_with_its_reason(tmp_path: Path, monkeypatch) -> None:
+    """A public image host and no contact URL: the fetch's own one-line refusal reaches the run's error."""
+    monkeypatch.delenv("WINNOW_CONTACT_URL", raising=False)
+    source = write_output(tmp_path / "run", [pair("p1", "https://images.example.org/a.png")])
+    config = tmp_path / "c.yaml"
+    config.write_text("steps:\n  - use: crawler.images.stage.FetchImages\n")
+    with pytest.raises(RuntimeError, match=r"exited 2 .*\n.*winnow images fetch: .*contact"):
+        run(RunOptions(config=load_config(str(config)), inputs=expand_inputs([str(source)]),
+                       output=tmp_path / "o", local=True, progress=False))
