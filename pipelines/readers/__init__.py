@@ -120,11 +120,12 @@ def input_labels(paths: list[str]) -> dict[str, str]:
 
 
 # A batch of pages or documents also closes at this many characters of HTML or text (issue 28): every batch in
-# flight is held twice, as Arrow and as Python objects, and the local runner keeps about four in flight (read
-# ahead, in the step, its output ahead of the filters). At 256 pages of bench/e2e.py's input (about 250 KB of HTML
-# each) that was some 200 MB of pages at once; at 16 Mi characters it is about 64 such pages, while a batch of
-# short documents still fills its 256 rows.
-BATCH_CHARS = 16 * 2**20
+# flight is held several times (Arrow, Python strings of up to 4 bytes a character, the pickles sent to the
+# extraction workers), and the local runner keeps about four in flight (read ahead, in the step, its output ahead
+# of the filters). At 256 pages of bench/e2e.py's input (about 250 KB of HTML each) that was some 200 MB of pages
+# at once; at 8 Mi characters it is about 32 such pages, while a batch of short documents still fills its 256 rows.
+# Two e2e input files, the run's process at its peak: 0.88 GB at 16 Mi, 0.68 GB at 8 Mi.
+BATCH_CHARS = 8 * 2**20
 
 
 def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Iterator[pa.Table]:
