@@ -124,7 +124,8 @@ def input_labels(paths: list[str]) -> dict[str, str]:
 # extraction workers), and the local runner keeps about four in flight (read ahead, in the step, its output ahead
 # of the filters). At 256 pages of bench/e2e.py's input (about 250 KB of HTML each) that was some 200 MB of pages
 # at once; at 8 Mi characters it is about 32 such pages, while a batch of short documents still fills its 256 rows.
-# Two e2e input files, the run's process at its peak: 0.88 GB at 16 Mi, 0.68 GB at 8 Mi.
+# Two e2e input files, the run's process at its peak: 0.68 GB with 8 Mi and the smaller caches and spill budget (0.88
+# GB with 16 Mi before those; 1.89 GB before issue 28's changes).
 BATCH_CHARS = 8 * 2**20
 
 
