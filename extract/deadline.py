@@ -46,6 +46,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from pipelines import heap
+
 try:
     import fcntl
 except ImportError:  # not on Windows
@@ -76,6 +78,7 @@ class RemoteError(Exception):
 
 def serve(read_fd: int, write_fd: int, target: str) -> None:
     """Child main loop: import ``module:function``, answer calls until the pipe closes."""
+    heap.limit_arenas()  # one page's HTML and parse at a time: its freed memory must go back (pipelines/heap.py)
     inbox = Connection(read_fd, writable=False)
     conn = Connection(write_fd, readable=False)
     module, _, name = target.partition(":")

@@ -42,7 +42,10 @@ _INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)(?<=\S)\1")  # no space inside the ti
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]+?)(?<=\S)\$(?![\d$])")
 _WORDLIKE = re.compile(r"^[\w.:/\-]+(?:\(\))?$")
 _MARKERS = re.compile(r"[`~$|]|>>>|In \[")
-CACHE_SIZE = 4096
+# Entries of each by-text cache (this one, signals', n-grams', word counts'): a few batches' texts (the local runner
+# hands steps at most 256 records at a time). Each entry holds its text: at 4,096 the four caches kept about 200 MB
+# of a run's texts alive after their batch was written (issue 28's memory trace).
+CACHE_SIZE = 1024
 
 
 @dataclass(frozen=True)

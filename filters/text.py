@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 # lid.176 codes of languages written without spaces between words.
+TEXT_CACHE_SIZE = 1024  # entries of the by-text caches here, as filters/parts.py's CACHE_SIZE (why: there)
 UNSPACED_LANGS = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo", "wuu", "yue"})
 CJK_CHARS_PER_WORD = 1.5
 
@@ -76,7 +77,7 @@ def word_count(text: str, lang: str | None = None) -> int:
     return count_words(words(text))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _cached_word_count(text: str) -> int:
     return count_words(words(text))
 
@@ -108,7 +109,9 @@ def ends_with_punctuation(line: str) -> bool:
     return line.rstrip().endswith(TERMINAL_PUNCTUATION)
 
 
+@lru_cache(maxsize=1 << 17)
 def has_letter(word: str) -> bool:
+    """Memoised: called for every word of every text by several signals, over a vocabulary that repeats."""
     return bool(_LETTER.search(word))
 
 
@@ -132,7 +135,7 @@ DUP_NS = (5, 6, 7, 8, 9, 10)
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # odd 64-bit constant (golden ratio); keys wrap modulo 2**64
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
                  dup_ns: tuple[int, ...] = DUP_NS) -> tuple[dict[int, float], dict[int, float]]:
     """Gopher's n-gram repetition shares of ``text``'s lower-cased words: ``(top, dup)``, each ``n -> share``,

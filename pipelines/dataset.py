@@ -17,6 +17,7 @@ from typing import Protocol
 import pyarrow as pa
 
 from pipelines.records import Unbundle
+from pipelines.spill import SpillList, SpillQueue, partitions
 from pipelines.step import Step
 
 TableFn = Callable[[pa.Table], pa.Table]
@@ -81,10 +82,19 @@ class LocalDataset:
 
     def map_groups(self, key: str, fn: TableFn) -> LocalDataset:
         def run() -> Iterator[pa.Table]:
-            tables = [t for t in self._tables if t.num_rows]
-            if tables:
-                # One call with every row: each key is trivially complete.
-                yield fn(pa.concat_tables(tables))
+            # Every row first (the last key may come with the last batch), on disk past the spill budget; then
+            # ``fn`` once per part of bounded size, each key whole in its part (one part, all rows, when they fit).
+            gathered = SpillList(self._tables)
+            try:
+                for part in partitions(gathered, key):
+                    result = fn(part)
+                    # the steps after see batches of reading's size again, not a part of a wave at once
+                    for start in range(0, result.num_rows, OUTPUT_BATCH_ROWS):
+                        yield result.slice(start, OUTPUT_BATCH_ROWS)
+                    if not result.num_rows:
+                        yield result
+            finally:
+                gathered.close()
 
         return LocalDataset(run())
 
@@ -114,15 +124,16 @@ class LocalDataset:
         return LocalDataset(gathered())
 
     def materialize(self) -> LocalDataset:
-        # A list, not the generator: a lazy LocalDataset can be consumed only once.
-        return LocalDataset(list(self._tables))
+        # A list, not the generator: a lazy LocalDataset can be consumed only once. On disk past the spill budget
+        # (pipelines/spill.py), read back a table at a time on each pass; its files go with the dataset.
+        return LocalDataset(SpillList(self._tables))
 
     def split(self, kinds: tuple[str, ...]) -> dict[str, LocalDataset]:
         # The fan-out step and everything before it (reading, extraction) run in a thread that deals each bundle's
         # lanes into one queue per kind, while this thread works on the lanes: extraction's child process keeps
-        # working while the filters run here, instead of the two taking turns (issue 14's idle core). The queues
-        # are unbounded: the lanes are read one after the other, so a later lane holds its whole wave, as the
-        # list of bundles did before.
+        # working while the filters run here, instead of the two taking turns (issue 14's idle core). The lanes
+        # are read one after the other, so a later lane waits for its whole wave: its queue holds it on disk past
+        # the spill budget (pipelines/spill.py).
         feed = _LaneFeed(self._tables, kinds)
         return {kind: LocalDataset(feed.lane(kind)) for kind in kinds}
 
@@ -131,6 +142,7 @@ class LocalDataset:
 
 
 _END = object()
+OUTPUT_BATCH_ROWS = 256  # map_groups' output, in batches of the readers' size (pipelines/readers: batch_rows)
 PREFETCH_BATCHES = 2
 AHEAD_BATCHES = 1  # an out-of-process step's output waiting for the consumer: enough for the workers never to wait
 
@@ -184,7 +196,7 @@ class _LaneFeed:
 
     def __init__(self, bundles: Iterable[pa.Table], kinds: tuple[str, ...]) -> None:
         self._bundles = bundles
-        self._queues: dict[str, queue.SimpleQueue] = {kind: queue.SimpleQueue() for kind in kinds}
+        self._queues: dict[str, SpillQueue] = {kind: SpillQueue() for kind in kinds}
         self._unbundle = {kind: Unbundle(kind) for kind in kinds}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -227,6 +239,7 @@ class _LaneFeed:
         finally:
             if not finished:
                 self._stop.set()
+            q.close()
 
 
 class _Failed:

@@ -45,7 +45,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from pipelines import storage, timing
+from pipelines import heap, storage, timing
 from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
 from pipelines.readers import input_kind, input_labels, read_input
@@ -203,6 +203,8 @@ def run(opts: RunOptions) -> dict[str, Any]:
     # Built once per run: a group's setup (models) then happens once per process, not once per wave.
     units = fuse(opts.config.steps)
     timing_root = _timing_root(opts, out)
+    if batches and opts.local:
+        heap.limit_arenas()  # this process holds the run's data: its freed heap must not stay in many arenas
     if batches and not opts.local:
         from pipelines.ray_data import init_ray, plan_actor_steps
 
@@ -233,6 +235,8 @@ def run(opts: RunOptions) -> dict[str, Any]:
             # The commit: written last, one object; the wave's shards and state count from here on.
             _write_json(storage.join(out, PROGRESS_DIR, f"wave-{wid}.json"), record)
             waves[wid] = record
+            if opts.local:
+                heap.trim()  # the wave's transient objects are gone: the next wave starts from the same heap
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
     stats = summarize(all_tallies, opts.config.steps, kind_of_input)

@@ -117,6 +117,11 @@ _ALL = (
        "default ~/.cache/winnow", kind="env"),
     _s("WINNOW_JOB_CONFIG", str, None, "set by `winnow submit`: the text of a config file shipped in the job's "
        "environment", kind="env"),
+    _s("WINNOW_SPILL_DIR", str, None, "`--local` runs: where tables past the spill budget wait on disk (a "
+       "`winnow-spill-<pid>-*` folder per process, removed after use); default `WINNOW_CACHE_DIR`/spill",
+       kind="env"),
+    _s("WINNOW_SPILL_MB", float, 16, "`--local` runs: MiB of a wave's tables a waiting lane, a materialised dataset "
+       "or a group-by part holds in memory before the rest waits on disk", kind="env"),
     _s("WINNOW_JOB_CONFIG_NAME", str, None, "set by `winnow submit`: that config's file name", kind="env"),
     _s("WINNOW_EXTRAS", str, "dev", "scripts/setup.sh: the pyproject extras to install (`dev,clip` adds open_clip "
        "and PyTorch)", kind="env"),

@@ -10,7 +10,8 @@ The runner calls three functions:
 - ``input_labels(paths)``: each input's name in ``source`` and derived ids (its file name, or the end of its
   path that tells same-named inputs apart);
 - ``read_input(path, batch_rows, name)``: record tables with exactly the schema of the input's kind
-  (``records.PAGE_SCHEMA``, ``DOCUMENT_SCHEMA``, ...), at most ``batch_rows`` rows each.
+  (``records.PAGE_SCHEMA``, ``DOCUMENT_SCHEMA``, ...), at most ``batch_rows`` rows (and ``BATCH_CHARS``
+  characters of HTML or text) each.
 
 Reading never raises for bad data: a damaged file yields what could be read before the damage and
 one ``read.corrupt_input`` tombstone, a skipped record yields a tombstone with its reason, so that
@@ -118,9 +119,20 @@ def input_labels(paths: list[str]) -> dict[str, str]:
             depth[p] += 1
 
 
+# A batch of pages or documents also closes at this many characters of HTML or text (issue 28): every batch in
+# flight is held several times (Arrow, Python strings of up to 4 bytes a character, the pickles sent to the
+# extraction workers), and the local runner keeps about four in flight (read ahead, in the step, its output ahead
+# of the filters). At 256 pages of bench/e2e.py's input (about 250 KB of HTML each) that was some 200 MB of pages
+# at once; at 8 Mi characters it is about 32 such pages, while a batch of short documents still fills its 256 rows.
+# Two e2e input files, the run's process at its peak: 0.68 GB with 8 Mi and the smaller caches and spill budget (0.88
+# GB with 16 Mi before those; 1.89 GB before issue 28's changes).
+BATCH_CHARS = 8 * 2**20
+
+
 def read_input(path: str, batch_rows: int = 256, name: str | None = None) -> Iterator[pa.Table]:
-    """Record tables of at most ``batch_rows`` rows; damage in the data becomes tombstone rows. ``name``: the
-    input's label in ``source`` (``input_labels``; default its file name)."""
+    """Record tables of at most ``batch_rows`` rows (and ``BATCH_CHARS`` characters of HTML or text, unless one
+    record is larger); damage in the data becomes tombstone rows. ``name``: the input's label in ``source``
+    (``input_labels``; default its file name)."""
     if batch_rows < 1:
         raise ValueError(f"batch_rows must be >= 1, got {batch_rows}")
     kind = input_kind(path)
@@ -150,11 +162,13 @@ def _read_tables(path: str, kind: str, name: str, batch_rows: int) -> Iterator[p
     else:
         from pipelines.readers.documents import iter_documents as rows
     batch: list = []
+    size = 0
     for record in rows(path, name):
         batch.append(record)
-        if len(batch) >= batch_rows:
+        size += len(getattr(record, "html", None) or getattr(record, "text", None) or "")
+        if len(batch) >= batch_rows or size >= BATCH_CHARS:
             yield _table(batch, kind)
-            batch = []
+            batch, size = [], 0
     if batch:
         yield _table(batch, kind)
 

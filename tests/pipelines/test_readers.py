@@ -191,6 +191,22 @@ def test_uncompressed_warc_and_batches(tmp_path: Path) -> None:
     assert sources == [f"plain.warc@{o}" for o in offsets]
 
 
+def test_a_batch_of_large_pages_closes_at_its_characters(tmp_path: Path, monkeypatch) -> None:
+    """Pages of 250 KB each: a batch holds what fits in BATCH_CHARS, not 256 of them; small documents fill rows."""
+    from pipelines import readers
+
+    b = WarcBuilder()
+    page = ("<html><body>" + "<p>" + "word " * 50_000 + "</p></body></html>").encode()
+    for i in range(7):
+        b.add_response(f"http://ex.com/{i}", page)
+    monkeypatch.setattr(readers, "BATCH_CHARS", 3 * len(page) - 10)
+    got = list(read_input(str(b.write(tmp_path / "big.warc.gz"))))
+    assert [t.num_rows for t in got] == [3, 3, 1]
+    docs = tmp_path / "d.jsonl"
+    docs.write_text("".join(json.dumps({"text": f"short document {i}"}) + "\n" for i in range(10)))
+    assert [t.num_rows for t in read_input(str(docs), batch_rows=4)] == [4, 4, 2]
+
+
 def test_ids_are_stable_and_unique(tmp_path: Path) -> None:
     b = WarcBuilder()
     for i in range(3):

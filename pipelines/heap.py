@@ -1,0 +1,56 @@
+"""The C heap of a local run's process (issue 28): fewer glibc malloc arenas, large blocks in pages of their own,
+and freed heap returned after a wave.
+
+Why: most of the ``--local`` pipeline process's memory was not live data but heap glibc kept after peaks of
+transient Python objects (docs/benchmarks.md, "Memory"): on one bench/e2e.py input file it peaked at 1.39 GB with
+237 MB in Arrow's pool and ended at 1.09 GB with 6 MB; with ``MALLOC_ARENA_MAX=1`` it peaked at 1.00 GB and ended at
+0.78 GB. glibc makes up to 8 arenas per core for threads that allocate at once (the runner's prefetch and lane
+threads do), and each keeps its own freed memory (mallopt(3), ``M_ARENA_MAX``; the same knob as the environment
+variable, which would have to be set before the interpreter starts). ``malloc_trim(0)`` hands the free pages at
+the top and inside the arenas back to the kernel (malloc_trim(3)). Arrow's buffers come from its own allocator and
+are not affected; Python objects over 512 bytes (a document's text as ``str``) are glibc's.
+
+Both are no-ops where the C library is not glibc (macOS, musl): there they return False.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+from typing import Any
+
+M_MMAP_THRESHOLD = -3  # glibc malloc.h
+M_ARENA_MAX = -8
+ARENAS = 1  # 1 measured best for peak memory (above); the threads that allocate are mostly serialised by the GIL
+# Blocks from this size up get pages of their own, returned to the kernel when freed. glibc starts at 128 KiB but
+# raises the threshold to the size of each such block freed (up to 32 MiB), so after the first pages' HTML strings
+# (about 250 KB each on bench/e2e.py's input) are freed, the next ones land in the heap and leave holes there:
+# fixing it at 128 KiB turns that adjustment off (mallopt(3)). On two input files: peak 1.80 -> 1.41 GB.
+MMAP_THRESHOLD = 128 * 1024
+
+
+@functools.cache
+def _libc() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    if libc is None or not hasattr(libc, "mallopt") or not hasattr(libc, "malloc_trim"):
+        return None
+    return libc
+
+
+def limit_arenas(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> bool:
+    """At most ``arenas`` malloc arenas from now on (best called before threads start), and large blocks in pages
+    of their own; whether both took."""
+    libc = _libc()
+    return bool(libc and libc.mallopt(M_ARENA_MAX, arenas) == 1
+                and libc.mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1)
+
+
+def trim() -> bool:
+    """Return free heap to the kernel; whether any was."""
+    libc = _libc()
+    return bool(libc and libc.malloc_trim(0) == 1)
