@@ -14,7 +14,8 @@ import pytest
 from bench.junk_set import CLASSES, junk_set
 from tests.conftest import REPO, needs_shared
 
-pytestmark = needs_shared("wcxb", "dev", "ground-truth")
+pytestmark = [needs_shared("wcxb", "dev", "ground-truth"),
+              pytest.mark.slow]  # builds the junk set: one of the inner loop's slowest (scripts/test.sh --fast)
 
 PER_CLASS = 60
 EXPECTED_CLASSES = ("keyword_stuffing", "lorem_ipsum", "word_salad", "link_farm", "repeated_boilerplate",

@@ -13,6 +13,8 @@ from pipelines.app.sample import build_sample_warc
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
 
+pytestmark = pytest.mark.slow  # one of the inner loop's slowest modules (scripts/test.sh --fast); CI runs it
+
 
 @pytest.fixture(scope="module")
 def default_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:

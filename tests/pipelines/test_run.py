@@ -49,6 +49,7 @@ def local_out(tmp_path_factory, shared_data):
     return out, stats
 
 
+@pytest.mark.slow  # the real-WARC run: one of the inner loop's slowest (scripts/test.sh --fast)
 def test_local_run_on_real_warcs(local_out):
     out, stats = local_out
     df = rows(out)
@@ -83,6 +84,7 @@ def test_local_run_on_real_warcs(local_out):
     assert len(manifest["inputs"]) == 2
 
 
+@pytest.mark.slow  # the real-WARC run: one of the inner loop's slowest (scripts/test.sh --fast)
 def test_second_run_adds_nothing(local_out, shared_data):
     out, first = local_out
     before = rows(out)
@@ -169,6 +171,7 @@ def test_documents_jsonl_input(tmp_path):
     assert by["exact_dedup"]["dropped"] == {"exact_duplicate": 1}
 
 
+@pytest.mark.slow  # the real-WARC run: one of the inner loop's slowest (scripts/test.sh --fast)
 def test_different_config_refuses_same_output(local_out, tmp_path, shared_data):
     out = tmp_path / "o"
     shutil.copytree(local_out[0], out)

@@ -35,6 +35,8 @@ from tests.crawler.images.helpers import (
     write_output,
 )
 
+pytestmark = pytest.mark.slow  # one of the inner loop's slowest modules (scripts/test.sh --fast); CI runs it
+
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 ALLOW = ["--allow-private", "127.0.0.0/8"]
 
