@@ -29,6 +29,14 @@ then the median. Also per variant: the ratio of the best rounds (timeit's estima
 time per page (this process plus the extraction worker, user + system), which the hypervisor's steal time on a
 shared machine barely moves. Writes bench/results/extract_bench.json (ignored by git).
 
+Where the time goes (cProfile of ``extract.core.extract_raw``, one process, before issue 28's quick model; 300 WCXB
+dev pages drawn at random / the 60 articles; shares of the profiled time): trafilatura's ``bare_extraction`` 39% /
+27% (its verdict was a feature of every page); segmentation 16% / 15%; the block model's trees 14% / 22% (two
+stages of 200 trees, one compiled call per tree: a numpy walk of all trees at once and treelite's GTIL were both
+slower on a page's 100-300 rows, measured); block features 11% / 13%; page-type features 5% / 8%; parsing 4% / 6%;
+metadata and content images 4% each on WCXB. CPU time per page against plain ``trafilatura.extract`` in the same
+process: 0.87x / 0.63x. Hence the quick model (extract/select.py): trafilatura runs only where it is unsure.
+
 Run under the exclusive benchmark lock:
     flock -x /tmp/winnow-bench.lock .venv/bin/python bench/extract_bench.py [--datasets wcxb,articles]
 """

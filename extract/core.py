@@ -9,19 +9,23 @@ One parse per page (extract/parse.py: trafilatura's parser settings, element cla
 2. elements no reader sees or that are page furniture by their tag (``PRESTRIPPED``: ``<head>``, scripts
    (MathJax's ``math/tex`` sources excepted), styles, SVG, embeds, form fields) are stripped in place, and so
    are ``<nav>``/``<footer>``/``<aside>`` unless one holds most of the page's text;
-3. trafilatura's main-content extraction runs on that tree (``bare_extraction`` copies it first), and its text
-   becomes a feature: which blocks trafilatura kept;
-4. the tree is cut into blocks, each rendered to Markdown (extract/segment.py: code verbatim and fenced,
+3. the tree is cut into blocks, each rendered to Markdown (extract/segment.py: code verbatim and fenced,
    math as ``$...$``, data tables as GFM tables, heading permalinks left out);
-5. the block classifier (extract/select.py, features from extract/features.py) keeps the main-content blocks,
-   or, with ``selector="trafilatura"``, the blocks trafilatura kept are kept;
+4. the quick block classifier (extract/select.py, features from extract/features.py without trafilatura's verdict)
+   scores the blocks; where it is unsure of the page (select.py's routing rule), trafilatura's main-content
+   extraction runs on the tree (``bare_extraction`` copies it first), its text becomes a feature (which blocks
+   trafilatura kept), and the full classifier decides;
+5. the chosen classifier keeps the main-content blocks, or, with ``selector="trafilatura"``, the blocks trafilatura
+   kept are kept;
 6. the text is the kept blocks in page order (a list's consecutive items in one unit); images between or in
    kept blocks are the page's content images (extract/images.py decides which give a pair).
 
 Why winnow chooses the blocks itself rather than taking trafilatura's text (issue 12): trafilatura is tuned for
 articles, and on WCXB's seven page types (Foley 2026) it keeps too little of forums, listings, product and
 service pages, while its Markdown renderer damages code, math and tables. trafilatura's verdict stays the
-strongest single feature, so articles come out as trafilatura would choose them. Figures (grouped
+strongest single feature, so articles come out as trafilatura would choose them. It is also the largest single cost
+of a page (40% of extraction's time on WCXB, profiled), so it runs only on the pages the quick model is unsure of
+(issue 28; the share and what it costs in F1 are in docs/benchmarks.md). Figures (grouped
 cross-validation on WCXB dev, the article benchmark, speed) are in the README's Extraction section.
 """
 
@@ -43,7 +47,7 @@ from extract.page_type import PAGE_TYPES, page_features, predict_proba
 from extract.page_type import shipped_model as page_type_model
 from extract.parse import parse_html
 from extract.segment import Block, Segmentation, segment
-from extract.select import shipped_model
+from extract.select import BlockModel, block_words, shipped_model, unsure_share
 
 for _logger in ("trafilatura", "htmldate", "courlan", "justext", "readability"):
     logging.getLogger(_logger).setLevel(logging.ERROR)
@@ -127,9 +131,11 @@ class PageAnalysis:
     meta: PageMeta
     page_type_features: np.ndarray
     page_type_probs: np.ndarray | None
-    kept_text: str
+    kept_text: str | None  # trafilatura's text ('' where it found none); None where it did not run (quick model)
     segmentation: Segmentation
     features: np.ndarray | None  # None with selector "trafilatura"
+    block_probs: np.ndarray | None = None  # the deciding model's P(main content) per block (selector "model")
+    block_model: BlockModel | None = None  # the deciding model: the quick one, or the full one (routed)
 
 
 def _html_lang(tree: etree._Element) -> str | None:
@@ -182,6 +188,13 @@ def trafilatura_text(tree: etree._Element, url: str | None, favor_precision: boo
     return " ".join(result.body.itertext())
 
 
+def full_model_text(tree: etree._Element, url: str | None, options: ExtractOptions) -> str:
+    """trafilatura's text with the settings the full block model was trained on (its ``kept`` features)."""
+    settings = shipped_model().trafilatura
+    return trafilatura_text(tree, url, settings.get("favor_precision", False), settings.get("fast", False),
+                            options.include_tables)
+
+
 def analyse(html: str, url: str | None, options: ExtractOptions, type_probs: bool = True) -> PageAnalysis:
     """Parse, read metadata and page type, strip, run trafilatura, segment and compute the block features.
 
@@ -200,17 +213,35 @@ def analyse(html: str, url: str | None, options: ExtractOptions, type_probs: boo
     dated = probs is None or PAGE_TYPES[int(np.argmax(probs))] in DATED_TYPES
     meta = page_metadata(tree, url, date_search=dated)
     strip_furniture(tree, html)
-    if options.selector == "model":
-        settings = shipped_model().trafilatura
-        kept = trafilatura_text(tree, url, settings.get("favor_precision", False), settings.get("fast", False),
-                                options.include_tables)
-    else:
-        kept = trafilatura_text(tree, url, options.favor_precision, options.fast, options.include_tables)
     body = tree.find("body")
     seg = segment(body if body is not None else tree)
-    # only the model reads the features (a sixth of the time on the 60 articles, profiled)
-    features = block_features(seg.blocks, kept, meta.title, probs) if options.selector == "model" else None
-    return PageAnalysis(tree, truncated, meta, type_features, probs, kept, seg, features)
+    if options.selector != "model":
+        kept = trafilatura_text(tree, url, options.favor_precision, options.fast, options.include_tables)
+        return PageAnalysis(tree, truncated, meta, type_features, probs, kept, seg, None)
+    model = shipped_model()
+    page_type = PAGE_TYPES[int(np.argmax(probs))] if probs is not None else None
+    if model.quick is not None:
+        features = block_features(seg.blocks, "", meta.title, probs)
+        block_probs = model.quick.probabilities(features, seg.blocks)
+        if not unsure(model, block_probs, seg.blocks, page_type):
+            return PageAnalysis(tree, truncated, meta, type_features, probs, None, seg, features, block_probs,
+                                model.quick)
+    kept = full_model_text(tree, url, options)
+    features = block_features(seg.blocks, kept, meta.title, probs)
+    return PageAnalysis(tree, truncated, meta, type_features, probs, kept, seg, features,
+                        model.probabilities(features, seg.blocks), model)
+
+
+def unsure(model: BlockModel, quick_probs: np.ndarray, blocks: list[Block], page_type: str | None) -> bool:
+    """Whether the page goes past the quick model to the full one (extract/select.py's routing rule): it keeps
+    nothing, the script is one the models never saw, or too much of the page lies near the threshold."""
+    quick = model.quick
+    assert quick is not None
+    threshold = quick.threshold_for(page_type)
+    if not any(with_rules(blocks, quick_probs >= threshold)) or untrained_script(blocks):
+        return True
+    share = unsure_share(quick_probs, block_words(blocks), threshold, model.route.get("band", 0.0))
+    return share > model.route.get("limit", 0.0)
 
 
 def kept_by_trafilatura(blocks: list[Block], kept_text: str) -> list[bool]:
@@ -224,10 +255,11 @@ def choose(analysis: PageAnalysis, options: ExtractOptions) -> list[bool]:
     if options.selector == "trafilatura":
         kept = kept_by_trafilatura(blocks, analysis.kept_text)
         return kept if options.include_tables else [k and b.kind != "table" for k, b in zip(kept, blocks, strict=True)]
-    model = shipped_model()
+    model = analysis.block_model
+    assert model is not None and analysis.block_probs is not None
     page_type = PAGE_TYPES[int(np.argmax(analysis.page_type_probs))] if analysis.page_type_probs is not None else None
     threshold = model.threshold_for(page_type) if options.threshold is None else options.threshold
-    chosen = with_rules(blocks, model.probabilities(analysis.features, blocks) >= threshold)
+    chosen = with_rules(blocks, analysis.block_probs >= threshold)
     if not options.include_tables:
         chosen = [keep and block.kind != "table" for keep, block in zip(chosen, blocks, strict=True)]
     return chosen
@@ -308,10 +340,15 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
     flags = ["parse_truncated.depth"] if analysis.truncated else []
     extracted_by = "winnow" if options.selector == "model" else "trafilatura"
     if options.selector == "model":
+        if analysis.kept_text is not None and shipped_model().quick is not None:
+            flags.append("model_full")  # the quick model was unsure: trafilatura ran and the full model decided
         if untrained_script(blocks):
-            chosen, fell_back = kept_by_trafilatura(blocks, analysis.kept_text), "script"
+            chosen, fell_back = kept_by_trafilatura(blocks, analysis.kept_text or ""), "script"
         else:
-            chosen, empty = with_fallback(blocks, chosen, analysis.kept_text)
+            kept_text = analysis.kept_text
+            if kept_text is None and not any(chosen):  # emptied by the caller's threshold or include_tables
+                kept_text = full_model_text(analysis.tree, url, options)
+            chosen, empty = with_fallback(blocks, chosen, kept_text or "")
             fell_back = "empty" if empty else ""
         if fell_back:
             flags.append(f"fallback_trafilatura.{fell_back}")

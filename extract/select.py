@@ -13,6 +13,14 @@ took 10-20 ms. The file records the scikit-learn version it was written with; an
 with a clear error (pickled estimators are only guaranteed to load in the version that wrote them). Load only
 model files you trust: a pickle can run code.
 
+Two block models share the file (issue 28). The *quick* model reads the same features with trafilatura's verdict left
+out (every ``kept`` column zero), so trafilatura's extraction, the largest single cost of a page, need not run; the
+*full* model reads trafilatura's verdict. A page goes to the full model (and trafilatura runs) only where the quick
+model is unsure: more than ``route["limit"]`` of the page's words lie in blocks whose quick probability is within
+``route["band"]`` of its threshold, or it keeps nothing, or the page is in a script the models never saw. Band and
+limit are chosen by the same grouped cross-validation as the thresholds: the fewest routed pages whose cascade F1 is
+not below the full model's alone (the script's report has the whole grid).
+
 ``selector: trafilatura`` keeps the blocks trafilatura's own extraction kept, rendered by winnow: the
 comparison point, and the choice when the model file is unwanted.
 """
@@ -33,7 +41,7 @@ from extract.segment import Block
 
 MODEL_PATH = Path(__file__).parent / "models" / "blocks.pkl"
 MODEL_FORMAT = "winnow-blocks"
-MODEL_FORMAT_VERSION = 1
+MODEL_FORMAT_VERSION = 2  # 2: the quick model and its routing rule (issue 28)
 REBUILD_COMMAND = ".venv/bin/python scripts/train_extract_model.py"
 
 
@@ -51,6 +59,9 @@ class BlockModel:
     # a threshold per page type (extract/page_type.py's choice), each chosen by grouped cross-validation
     type_thresholds: dict[str, float] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # the quick model (trafilatura's verdict left out; its own thresholds) and when a page goes past it to this one
+    quick: BlockModel | None = None
+    route: dict[str, float] = field(default_factory=dict)  # {"band": ..., "limit": ...}
 
     def threshold_for(self, page_type: str | None) -> float:
         return self.type_thresholds.get(page_type or "", self.threshold)
@@ -64,6 +75,23 @@ class BlockModel:
         return self.second.predict_proba(np.hstack((features, context_features(blocks, probs))))[:, 1]
 
 
+def unsure_share(probs: np.ndarray, words: np.ndarray, threshold: float, band: float) -> float:
+    """The share of the page's words in blocks whose probability lies within ``band`` of ``threshold``."""
+    total = float(words.sum())
+    if total <= 0:
+        return 0.0
+    return float(words[np.abs(probs - threshold) < band].sum()) / total
+
+
+def block_words(blocks: Sequence[Block]) -> np.ndarray:
+    return np.array([len(b.plain.split()) for b in blocks], dtype=np.float64)
+
+
+def _stage(model: BlockModel) -> dict[str, Any]:
+    return {"estimator": model.estimator, "second": model.second, "threshold": model.threshold,
+            "type_thresholds": model.type_thresholds}
+
+
 def save_model(model: BlockModel, path: Path = MODEL_PATH) -> None:
     import sklearn
 
@@ -71,7 +99,8 @@ def save_model(model: BlockModel, path: Path = MODEL_PATH) -> None:
     doc = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION, "sklearn_version": sklearn.__version__,
            "feature_names": list(FEATURE_NAMES), "threshold": model.threshold, "trafilatura": model.trafilatura,
            "metadata": model.metadata, "estimator": model.estimator, "second": model.second,
-           "type_thresholds": model.type_thresholds}
+           "type_thresholds": model.type_thresholds,
+           "quick": _stage(model.quick) if model.quick is not None else None, "route": model.route}
     path.write_bytes(pickle.dumps(doc, protocol=5))
 
 
@@ -106,14 +135,20 @@ def load_model(path: Path = MODEL_PATH) -> BlockModel:
         raise fail(f"not a model file ({type(exc).__name__}: {exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
         raise fail("not a winnow block model")
-    if doc.get("format_version") != MODEL_FORMAT_VERSION:
+    if doc.get("format_version") not in (1, MODEL_FORMAT_VERSION):  # 1: a full model alone (every page routed)
         raise fail(f"format version {doc.get('format_version')!r}, expected {MODEL_FORMAT_VERSION}")
     if _minor(str(doc.get("sklearn_version"))) != _minor(sklearn.__version__):
         raise fail(f"written by scikit-learn {doc.get('sklearn_version')}, this is {sklearn.__version__}")
     if tuple(doc.get("feature_names", ())) != FEATURE_NAMES:
         raise fail("its feature names differ from extract/features.py's FEATURE_NAMES")
+    quick = None
+    if doc.get("quick") is not None:
+        q = doc["quick"]
+        quick = BlockModel(q["estimator"], float(q["threshold"]), {}, q.get("second"),
+                           {k: float(v) for k, v in q.get("type_thresholds", {}).items()})
     return BlockModel(doc["estimator"], float(doc["threshold"]), dict(doc["trafilatura"]), doc.get("second"),
-                      {k: float(v) for k, v in doc.get("type_thresholds", {}).items()}, dict(doc["metadata"]))
+                      {k: float(v) for k, v in doc.get("type_thresholds", {}).items()}, dict(doc["metadata"]),
+                      quick, {k: float(v) for k, v in (doc.get("route") or {}).items()})
 
 
 @functools.cache  # thread-safe; two threads' first calls may both read the file, harmlessly

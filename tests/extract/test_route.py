@@ -1,0 +1,80 @@
+"""The quick block model and the routing rule (extract/select.py, issue 28): trafilatura runs only on the pages the
+quick model is unsure of, and the choice on the others is the quick model's own."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import extract.core as core
+from extract.core import ExtractOptions, extract_raw
+from extract.page import extract_page
+from extract.select import MODEL_PATH, BlockModel, BlockModelError, load_model, save_model, shipped_model, unsure_share
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_unsure_share_counts_the_words_near_the_threshold() -> None:
+    probs = np.array([0.05, 0.38, 0.45, 0.9])
+    words = np.array([10.0, 20.0, 30.0, 40.0])
+    assert unsure_share(probs, words, 0.4, 0.1) == pytest.approx(0.5)  # 0.38 and 0.45: 50 of 100 words
+    assert unsure_share(probs, words, 0.4, 0.01) == 0.0
+    assert unsure_share(probs, np.zeros(4), 0.4, 0.1) == 0.0  # no words: nothing to be unsure of
+
+
+def test_the_shipped_model_has_a_quick_stage_and_a_rule_chosen_by_cross_validation() -> None:
+    model = shipped_model()
+    assert model.quick is not None
+    assert set(model.route) == {"band", "limit"}
+    assert 0 < model.route["band"] < 0.5 and 0 <= model.route["limit"] < 1
+    assert model.metadata["cv_f1"] > 0.85
+
+
+def test_a_clear_article_is_decided_without_trafilatura(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> str:
+        raise AssertionError("trafilatura ran on a page the quick model was sure of")
+
+    monkeypatch.setattr(core, "trafilatura_text", refuse)
+    ext = extract_page((FIXTURES / "article_images.html").read_text(encoding="utf-8"),
+                       "https://river.example/nature/otters", time_limit_s=None)
+    assert "model_full" not in ext.flags
+    assert ext.document.extracted_by == "winnow"
+    assert "Eurasian otters have been recorded again" in ext.document.text
+
+
+def test_every_page_goes_to_the_full_model_when_the_quick_one_is_unsure_of_everything(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model = shipped_model()
+    monkeypatch.setattr(core, "shipped_model", lambda: replace(model, route={"band": 1.0, "limit": 0.0}))
+    raw = extract_raw((FIXTURES / "article_images.html").read_text(encoding="utf-8"), None, ExtractOptions())
+    assert raw.flags == ["model_full"] and raw.extracted_by == "winnow"
+
+
+def test_a_threshold_that_empties_the_quick_choice_still_falls_back_to_trafilatura() -> None:
+    html = "<html><body><article>" + "<p>The river otter is back on the lower reaches of the river.</p>" * 20
+    raw = extract_raw(html + "</article></body></html>", None, ExtractOptions(threshold=1.01))
+    assert "fallback_trafilatura.empty" in raw.flags
+    assert raw.extracted_by == "trafilatura" and "river otter" in raw.text
+
+
+def test_a_model_file_without_a_quick_stage_routes_every_page(tmp_path: Path) -> None:
+    full = shipped_model()
+    path = tmp_path / "blocks.pkl"
+    save_model(BlockModel(full.estimator, full.threshold, full.trafilatura, second=full.second,
+                          type_thresholds=full.type_thresholds, metadata=full.metadata), path)
+    loaded = load_model(path)
+    assert loaded.quick is None and loaded.route == {}
+
+
+def test_a_model_file_of_an_unknown_format_version_is_refused(tmp_path: Path) -> None:
+    import pickle
+
+    doc = pickle.loads(MODEL_PATH.read_bytes())
+    doc["format_version"] = 99
+    path = tmp_path / "blocks.pkl"
+    path.write_bytes(pickle.dumps(doc))
+    with pytest.raises(BlockModelError, match="format version 99"):
+        load_model(path)
