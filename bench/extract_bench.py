@@ -14,6 +14,8 @@ Variants:
 - ``winnow``: ``extract.extract_pages`` with the default settings (the block model chooses the text), producing
   the Document, the image-text pairs and the interleaved document of each page, through the deadline worker
   exactly as the pipeline step runs each batch (the worker's one-off start is done before timing);
+- ``winnow_full``: the same with ``quick: false``: every page through trafilatura and the full block model, as
+  before issue 28 (the before-and-after of the quick model, side by side);
 - ``winnow_trafilatura``: the same with ``selector="trafilatura"``: trafilatura's own choice of blocks, rendered
   by winnow (what the model adds, with everything else equal).
 
@@ -133,6 +135,7 @@ class Variant:
         self.stats["interleaved_with_images"] += any(s.kind == "image" for s in interleaved.segments)
         self.stats["image_segments"] += sum(s.kind == "image" for s in interleaved.segments)
         self.stats["pairs_with_caption"] += sum(p.caption is not None for p in pairs)
+        self.stats["model_full"] += "model_full" in result.flags  # pages the quick model sent past itself
         self.stats["content_images"] += len(pairs) + sum(result.skipped_images.values())
         self.skipped.update(result.skipped_images)
         self.page_types[doc.page_type or "none"] += 1
@@ -153,6 +156,8 @@ def variants() -> dict[str, Variant]:
         "plain_precision": Variant("trafilatura.extract(html, favor_precision=True)", plain=True,
                                    favor_precision=True),
         "winnow": Variant("default (block model), extract_pages through the deadline worker", TIME_LIMIT_S),
+        "winnow_full": Variant("quick: false (every page through trafilatura and the full model, as before issue 28)",
+                               TIME_LIMIT_S, quick=False),
         "winnow_trafilatura": Variant("selector=trafilatura (trafilatura's blocks, winnow's rendering), worker",
                                       TIME_LIMIT_S, selector="trafilatura"),
     }

@@ -88,6 +88,7 @@ class ExtractOptions:
     threshold: float | None = None  # model only: P(main content) to keep a block (None: the model's own)
     favor_precision: bool = False  # trafilatura's precision mode (selector "trafilatura" only)
     fast: bool = False  # trafilatura's fast mode (selector "trafilatura" only)
+    quick: bool = True  # model only: the quick model decides the pages it is sure of (False: every page goes full)
     include_tables: bool = True
     images_allowed: bool = True  # False (noimageai): content images are counted, never emitted
 
@@ -220,7 +221,7 @@ def analyse(html: str, url: str | None, options: ExtractOptions, type_probs: boo
         return PageAnalysis(tree, truncated, meta, type_features, probs, kept, seg, None)
     model = shipped_model()
     page_type = PAGE_TYPES[int(np.argmax(probs))] if probs is not None else None
-    if model.quick is not None:
+    if model.quick is not None and options.quick:
         features = block_features(seg.blocks, "", meta.title, probs)
         block_probs = model.quick.probabilities(features, seg.blocks)
         if not unsure(model, block_probs, seg.blocks, page_type):

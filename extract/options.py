@@ -4,6 +4,8 @@
 - ``selector``: ``model`` (the block classifier; docs/reference.md, Extraction) or ``trafilatura`` (its own choice);
 - ``threshold``: the model's probability threshold (default: the one stored per page type with the model);
 - ``favor_precision``, ``fast``: trafilatura's own modes, with ``selector: trafilatura`` only;
+- ``quick``: the quick block model decides the pages it is sure of (default); ``false`` sends every page through
+  trafilatura and the full model, as before issue 28 (slower, the same cross-validated F1; docs/reference.md);
 - ``include_tables``; ``min_chars``: a page with less main text is dropped (``too_short``);
 - ``max_html_bytes``: larger pages are dropped unparsed (``too_large``);
 - ``time_limit_s``: per page, in a worker process that is replaced when a page outlives it (extract/deadline.py).
@@ -47,6 +49,7 @@ class PageOptions:
     threshold: float | None = None
     favor_precision: bool = False
     fast: bool = False
+    quick: bool = True
     include_tables: bool = True
     min_chars: int = 1
     max_html_bytes: int = DEFAULT_MAX_HTML_BYTES
@@ -54,6 +57,8 @@ class PageOptions:
 
     def __post_init__(self) -> None:
         check_selection(self.selector, self.threshold, self.favor_precision, self.fast)
+        if not isinstance(self.quick, bool):
+            raise ValueError(f"quick must be a bool, got {self.quick!r}")
         if not isinstance(self.include_tables, bool):
             raise ValueError(f"include_tables must be a bool, got {self.include_tables!r}")
         check_number("min_chars", self.min_chars, 0, integer=True)

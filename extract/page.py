@@ -278,7 +278,7 @@ def _prepare(html: str | bytes | None, url: str | None, page: Page | None, optio
     if images_allowed is None:
         images_allowed = page is None or page.images_allowed is not False
     extract_options = ExtractOptions(selector=options.selector, threshold=options.threshold,
-                                     favor_precision=options.favor_precision, fast=options.fast,
+                                     favor_precision=options.favor_precision, fast=options.fast, quick=options.quick,
                                      include_tables=options.include_tables, images_allowed=images_allowed)
     if content_type is None and page is not None:
         content_type = page.content_type

@@ -76,7 +76,7 @@ class ExtractPage(Step):
     def __init__(self, outputs: list[str] | None = None, llm: dict | str | None = None, workers: int | None = None,
                  **options: Any) -> None:
         """``options``: the extraction options (extract/options.py ``PageOptions``: selector, threshold,
-        favor_precision, fast, include_tables, min_chars, max_html_bytes, time_limit_s)."""
+        favor_precision, fast, quick, include_tables, min_chars, max_html_bytes, time_limit_s)."""
         outputs = ["text", "image_text", "interleaved"] if outputs is None else outputs
         if not isinstance(outputs, list | tuple) or not outputs:
             raise ValueError(f"outputs must be a non-empty list of {list(OUTPUT_KINDS)}, got {outputs!r}")

@@ -11,6 +11,7 @@ import pytest
 
 import extract.core as core
 from extract.core import ExtractOptions, extract_raw
+from extract.options import PageOptions
 from extract.page import extract_page
 from extract.select import MODEL_PATH, BlockModel, BlockModelError, load_model, save_model, shipped_model, unsure_share
 
@@ -78,3 +79,10 @@ def test_a_model_file_of_an_unknown_format_version_is_refused(tmp_path: Path) ->
     path.write_bytes(pickle.dumps(doc))
     with pytest.raises(BlockModelError, match="format version 99"):
         load_model(path)
+
+
+def test_quick_false_sends_every_page_to_the_full_model() -> None:
+    html = (FIXTURES / "article_images.html").read_text(encoding="utf-8")
+    assert extract_page(html, "https://river.example/o", quick=False, time_limit_s=None).flags[0] == "model_full"
+    with pytest.raises(ValueError, match="quick must be a bool"):
+        PageOptions(quick="yes")  # type: ignore[arg-type]
