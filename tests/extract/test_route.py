@@ -86,3 +86,37 @@ def test_quick_false_sends_every_page_to_the_full_model() -> None:
     assert extract_page(html, "https://river.example/o", quick=False, time_limit_s=None).flags[0] == "model_full"
     with pytest.raises(ValueError, match="quick must be a bool"):
         PageOptions(quick="yes")  # type: ignore[arg-type]
+
+
+def _training_script():  # scripts/ is not a package: load the file as a module
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_extract_model.py"
+    spec = importlib.util.spec_from_file_location("train_extract_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_the_routing_rule_is_the_fewest_routed_pages_that_keep_the_full_models_f1() -> None:
+    from bench.wcxb import WcxbPage
+    from extract.segment import Block
+
+    script = _training_script()
+    words = "otters have been recorded again along the upper river by volunteers"
+    share = "share this page on social media now"
+    blocks = [Block(text=words, kind="p", plain=words), Block(text=share, kind="p", plain=share)]
+    pages = [WcxbPage(f"p{i}", f"https://s{i}.example/", "article", words, Path("unused")) for i in range(3)]
+    built = {p.id: {"blocks": blocks} for p in pages}
+    sure = np.array([0.99, 0.01])  # the quick model is right and sure
+    unsure = np.array([0.99, 0.45])  # it keeps the share line, just over its threshold
+    quick_probs = {"p0": sure, "p1": sure, "p2": unsure}
+    right, wrong = words, words + "\n\nshare this page on social media now"
+    quick_texts = {"p0": right, "p1": right, "p2": wrong}
+    full_texts = dict.fromkeys(quick_texts, right)
+    rule, grid, texts = script.choose_route(quick_probs, quick_texts, full_texts, dict.fromkeys(quick_texts, 0.4),
+                                            built, pages, tolerance=0.0)
+    assert texts == full_texts  # p2 went to the full model, p0 and p1 did not need to
+    chosen = next(g for g in grid if (g["band"], g["limit"]) == (rule["band"], rule["limit"]))
+    assert chosen["routed"] == pytest.approx(1 / 3)
+    assert min(g["routed"] for g in grid if g["f1"] >= chosen["f1"]) == chosen["routed"]
