@@ -195,10 +195,12 @@ def rules_report(df: pd.DataFrame) -> dict[str, Any]:
     its default threshold fires (by kind; it must be none for a rule that drops), and what share of each junk family
     it drops."""
     from filters.junk_rules import ClearJunk
+    from filters.parts import split
     from filters.signals import NAMES
 
     step = ClearJunk()
-    fired = [{reason for reason, _ in step.rules(tuple(x[:len(NAMES)]))} for x in df["x"]]
+    fired = [{reason for reason, _ in step.rules(tuple(x[:len(NAMES)]), split(text).prose)}
+             for x, text in zip(df["x"], df["text"], strict=True)]
     report: dict[str, Any] = {}
     for reason in step.reasons:
         hit = np.array([reason in f for f in fired])

@@ -27,6 +27,10 @@ STUFFED = " ".join(f"{line} Cheap flights London, cheap flights London cheap fli
 # random letter strings, all different, with a few real words between them
 GARBLED = " ".join(f"{a}{b}rtz qwxp{b}{a} the" for a in "bcdfgh" for b in "klmnpst")
 
+ERROR = ("Home\nProducts\nBlog\n\n# 404 Not Found\n\nThe requested URL /spring-sale.html was not found on this "
+         "server.\n\nApache/2.4.41 (Ubuntu) Server at example.com Port 80")
+SHORT_WALL = "We use cookies to improve your experience. Accept all cookies or manage your consent preferences."
+
 CASES = {
     "placeholder_text": LOREM + "\n\n" + LOREM.replace("Lorem ipsum", "Nam"),
     "repeated_content": "\n\n".join([BLOCK] * 8 + [CLEAN_LINES[0]]),
@@ -34,6 +38,7 @@ CASES = {
     "link_list": LINKS,
     "keyword_stuffing": STUFFED,
     "garbled_text": GARBLED,
+    "error_page": ERROR,
 }
 
 
@@ -87,3 +92,28 @@ def test_step_drops_or_records() -> None:
 def test_bad_arguments(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         ClearJunk(**kwargs)
+
+
+@pytest.mark.parametrize("text", [
+    "Page introuvable\n\nLa page que vous cherchez n'existe pas ou a été déplacée.",
+    "# Error 503\n\nService temporarily unavailable. Please try again later.",
+    "This domain is for sale!\n\nBuy this domain today. Contact the owner for a price.",
+    "Checking your browser before accessing example.com. This process is automatic.",
+])
+def test_error_pages_in_their_forms(text: str) -> None:
+    assert ClearJunk().failures(text, "en") == ["error_page"]
+
+
+def test_error_words_further_down_or_on_long_pages_are_not_an_error_page() -> None:
+    # an API stub says "not found" in its body; a long article may open on an error (it is about one)
+    stub = "# dask.dataframe.DataFrame.pop\n\nReturn item and drop from frame. Raise KeyError if not found."
+    assert ClearJunk().failures(stub, "en") == []
+    article = "# 404 Not Found: what it means\n\n" + CLEAN
+    assert ClearJunk().failures(article, "en") == []
+
+
+def test_short_walls() -> None:
+    assert ClearJunk().failures(SHORT_WALL, "en") == ["consent_or_paywall"]
+    # one sign-in word above a table is a job board, not a wall (Hacker News's /jobs)
+    board = "login\n\nThese are jobs at YC startups. See more at ycombinator.com/jobs.\n\n| 1. | SigNoz is hiring |"
+    assert ClearJunk().failures(board, "en") == []
