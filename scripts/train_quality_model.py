@@ -17,8 +17,10 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
 - Threshold: chosen on the ``calib`` split, real pages only (WCXB pages of other sites, other documentation sites
   (Astropy, SymPy, xarray, GIMP's Russian manual, the Debian Reference in Italian and Portuguese), other prose
   sentences): the highest score at which every good kind keeps at least ``KIND_RETENTION`` of its pages and all of
-  them together at least ``OVERALL_RETENTION``. The file records the threshold, how it was chosen, and the calib
-  retention per kind and the share of real non-content text dropped there.
+  them together at least ``OVERALL_RETENTION``. Then one per page type (extraction's, ``MIN_TYPE_PAGES`` calib pages
+  or more): the highest score keeping ``DEFAULT_RETENTION`` of that type's pages (listing, collection 0.90), never
+  below the general one. The file records the thresholds, how they were chosen, and the calib retention per kind and
+  per page type and the share of real non-content text dropped there.
 - ``--lofo``: leave one family out: for each junk family, the model is retrained without it (threshold re-chosen the
   same way) and scored on that family's evaluation pages (bench/junk_set.py drawn with another seed; for the
   real non-content text, WCXB sites of the eval split): how much junk of a kind it never saw it drops.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import defaultdict
@@ -50,6 +53,7 @@ from filters.quality_model import (
     features,
     fit,
     inputs,
+    limit,
     prose_words,
     save_bundle,
 )
@@ -64,6 +68,14 @@ KIND_RETENTION = {"wcxb.listing": 0.90, "wcxb.collection": 0.90}
 DEFAULT_RETENTION = 0.97
 OVERALL_RETENTION = 0.98
 MIN_KIND_PAGES = 5  # a kind with fewer calib pages in a length bucket does not set that bucket's threshold
+# Page-type thresholds: extraction's page type (extract/page_type.py) sorts pages into kinds that score apart (on the
+# calib split's long texts the lowest 3% of articles score 0.46, of listings 0.29), and one threshold set by the
+# lowest kind lets through every junk page that reads as an article at the listings' bar. Each type with at least
+# ``MIN_TYPE_PAGES`` calib pages gets the highest threshold keeping ``TYPE_RETENTION`` (listing and collection:
+# ``KIND_RETENTION``'s 0.90) of its pages, never below the general one; a type with fewer pages, and a text that is
+# not a page (a JSONL or Parquet input: no page type), is judged at the general threshold.
+MIN_TYPE_PAGES = 15
+TYPE_RETENTION = {"listing": 0.90, "collection": 0.90}
 SEED = 0
 # The generators name the same families differently (gen_a: filters/training/junk.py and junk_web.py, the names
 # used here; gen_b: bench/junk_set.py; gen_c: bench/junk_eval.py). gen_c's scraped_mashup (real sentences of unrelated
@@ -132,6 +144,11 @@ def choose_threshold(scores: np.ndarray, kinds: list[str]) -> tuple[float, dict[
     return threshold, kept
 
 
+def _floor4(threshold: float) -> float:
+    """A threshold to 4 decimals, rounded down: rounded up, it drops the page it was read off."""
+    return math.floor(threshold * 10_000) / 10_000
+
+
 def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, Any]:
     """A model on the train split (without junk family ``leave_out``), its thresholds on the calib split: one for
     texts of ``SHORT_PROSE_WORDS`` words of prose or more, one for shorter texts."""
@@ -143,11 +160,27 @@ def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, An
     good = (calib["label"] == 1).to_numpy()
     long = prose_words(xc) >= SHORT_PROSE_WORDS
     out: dict[str, Any] = {}
+    types = calib["page_type"].to_numpy()
     for name, part in (("long", long), ("short", ~long)):
         threshold, kept = choose_threshold(scores[good & part], calib.loc[good & part, "kind"].tolist())
         junk = {k: round(float(np.mean(scores[(calib["kind"] == k).to_numpy() & ~good & part] < threshold)), 4)
                 for k in sorted(set(calib.loc[~good & part, "kind"]))}
         out[name] = (threshold, {"good_kept": kept, "junk_dropped": junk, "good_pages": int((good & part).sum())})
+    general = out["long"][0]
+    by_type: dict[str, float] = {}
+    type_report: dict[str, Any] = {}
+    for page_type in sorted({t for t in types if isinstance(t, str)}):
+        mine = (types == page_type) & long
+        if (good & mine).sum() < MIN_TYPE_PAGES:
+            continue
+        q = float(np.quantile(scores[good & mine], 1 - TYPE_RETENTION.get(page_type, DEFAULT_RETENTION),
+                              method="lower"))
+        by_type[page_type] = _floor4(max(general, q))
+        type_report[page_type] = {
+            "good_pages": int((good & mine).sum()), "threshold": by_type[page_type],
+            "good_kept": round(float(np.mean(scores[good & mine] >= by_type[page_type])), 4),
+            "junk_dropped": round(float(np.mean(scores[~good & mine] < by_type[page_type])), 4)
+            if (~good & mine).any() else None}
     counts = train.groupby(["label", "kind"]).size()
     trained_on = "; ".join(f"{'good' if label else 'junk'} {kind} {n}" for (label, kind), n in counts.items())
     exceptions = ", ".join(f"{k} {v}" for k, v in KIND_RETENTION.items())
@@ -155,15 +188,21 @@ def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, An
               f"words of prose, {out['short'][1]['good_pages']} shorter, each set on its own): the highest score "
               f"keeping >= {DEFAULT_RETENTION} of every good kind ({exceptions}) and >= {OVERALL_RETENTION} of all "
               "(scripts/train_quality_model.py)")
-    return {"model": model, "threshold": round(out["long"][0], 4), "short_threshold": round(out["short"][0], 4),
-            "short_words": SHORT_PROSE_WORDS, "threshold_source": source, "trained_on": trained_on,
-            "calibration": {"long": out["long"][1], "short": out["short"][1]}, "left_out": leave_out}
+    source += (f"; per page type ({MIN_TYPE_PAGES}+ calib pages of that type with >= {SHORT_PROSE_WORDS} words of "
+               f"prose): the highest score keeping >= {DEFAULT_RETENTION} of that type's pages (listing, collection "
+               f"{TYPE_RETENTION['listing']}), never below the general threshold")
+    return {"model": model, "threshold": _floor4(out["long"][0]), "short_threshold": _floor4(out["short"][0]),
+            "short_words": SHORT_PROSE_WORDS, "type_thresholds": by_type, "threshold_source": source,
+            "trained_on": trained_on, "calibration": {"long": out["long"][1], "short": out["short"][1],
+                                                      "by_page_type": type_report},
+            "left_out": leave_out}
 
 
-def dropped(bundle: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Which rows of a ``features`` matrix the bundle's model drops at its thresholds."""
+def dropped(bundle: dict[str, Any], x: np.ndarray, page_types: list[str | None]) -> np.ndarray:
+    """Which rows of a ``features`` matrix (of pages of ``page_types``) the bundle's model drops at its thresholds."""
     scores = bundle["model"].predict_proba(inputs(x))[:, 1]
-    limits = np.where(prose_words(x) >= bundle["short_words"], bundle["threshold"], bundle["short_threshold"])
+    limits = np.array([limit(bundle, w, t if isinstance(t, str) else None)
+                       for w, t in zip(prose_words(x), page_types, strict=True)])
     return scores < limits
 
 
@@ -180,8 +219,9 @@ def lofo(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
                                "short_threshold_without": bundle["short_threshold"]}
         for source, part in held.groupby(held["family"].str.split(".").str[0]):
             x = np.stack(part["x"].to_numpy())
-            without = float(np.mean(dropped(bundle, x)))
-            with_it = float(np.mean(dropped(full, x)))
+            types = part["page_type"].tolist()
+            without = float(np.mean(dropped(bundle, x, types)))
+            with_it = float(np.mean(dropped(full, x, types)))
             row[source] = {"pages": len(part), "dropped_without_family": round(without, 4),
                            "dropped_full_model": round(with_it, 4)}
             print(f"lofo {family:<22} {source:<12} pages {len(part):>5}  dropped without it {without:.3f}  "

@@ -67,8 +67,43 @@ def test_min_score_overrides_the_stored_threshold() -> None:
     assert QualityModel(min_score=0.0).process_batch(docs([CLEAN]))[0].quality_score is not None
 
 
+def test_a_page_is_judged_at_its_page_types_threshold() -> None:
+    bundle = load(str(DEFAULT_MODEL))
+    general, types = bundle["threshold"], bundle["type_thresholds"]
+    # the calib split has enough pages of every type but one to set a threshold of its own
+    assert {"article", "documentation", "service"} <= set(types) and all(t >= general for t in types.values())
+    assert types["article"] > types.get("listing", general)
+    step = QualityModel()
+    assert step.threshold(500, "article") == types["article"]
+    assert step.threshold(500, None) == general == step.threshold(500, "no such type")
+    assert step.threshold(10, "article") == bundle["short_threshold"]  # short texts: the short-text threshold
+    assert QualityModel(by_page_type=False).threshold(500, "article") == general
+    # the real page shapes, each as the page type it is, are kept
+    shapes = dict(zip(["forum", "article", "product", "documentation"], GOOD, strict=True))
+    pages = [Document(id=t, url=None, source="t", text=text, lang="en", page_type=t) for t, text in shapes.items()]
+    results = step.process_batch(pages)
+    assert all(not isinstance(r, Drop) for r in results), [(d.page_type, d.quality_score) for d in pages]
+
+
+def test_a_page_just_under_its_types_threshold_is_dropped_with_both_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import filters.quality_model as module
+
+    step = QualityModel()
+    score = step.process_batch(docs([CLEAN]))[0].quality_score
+    bundle = load(str(DEFAULT_MODEL))
+    patched = {**bundle, "type_thresholds": {**bundle["type_thresholds"], "article": min(1.0, score + 0.01)}}
+    monkeypatch.setattr(module, "load", lambda path: patched)
+    page = Document(id="a", url=None, source="t", text=CLEAN, lang="en", page_type="article")
+    result = step.process_batch([page])[0]
+    assert isinstance(result, Drop) and result.reason == "low_quality" and " < " in result.detail
+    # the same text as a listing or as no page (a JSONL input) is judged at their thresholds, which it passes
+    for page_type in ("listing", None):
+        doc = Document(id="b", url=None, source="t", text=CLEAN, lang="en", page_type=page_type)
+        assert step.process_batch([doc])[0] is doc
+
+
 @pytest.mark.parametrize("kwargs", [{"min_score": 2}, {"min_score": "high"}, {"model": "/no/such/model.pkl"},
-                                    {"kind": "image_text"}])
+                                    {"kind": "image_text"}, {"by_page_type": "yes"}])
 def test_bad_arguments_fail_at_construction(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         QualityModel(**kwargs)
