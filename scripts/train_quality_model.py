@@ -1,7 +1,7 @@
 """Rebuild the default quality model (filters/models/quality-signals.pkl) from real data, with its threshold chosen on
 real data held apart, and report how it generalises.
 
-    .venv/bin/python scripts/train_quality_model.py [--output PATH] [--lofo] [--json REPORT]
+    .venv/bin/python scripts/train_quality_model.py [--output PATH] [--lofo] [--logo] [--rules] [--json REPORT]
 
 Data: the quality corpus (bench/quality_corpus.py), through winnow's own extraction and language ID
 (bench/quality_view.py), so the model learns from the text the pipeline gives it.
@@ -24,6 +24,8 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
 - ``--lofo``: leave one family out: for each junk family, the model is retrained without it (threshold re-chosen the
   same way) and scored on that family's evaluation pages (bench/junk_set.py drawn with another seed; for the
   real non-content text, WCXB sites of the eval split): how much junk of a kind it never saw it drops.
+- ``--logo``: leave one generator out: the model retrained without every training page of bench/junk_set.py or of
+  bench/junk_eval.py, scored on that generator's evaluation pages: how much junk of a making it never saw it drops.
 
 The ``eval`` split is never read here. Deterministic (fixed seeds); about three minutes the first time (extraction of
 the corpus, cached under ~/.cache/winnow-bench/quality), a minute after.
@@ -230,6 +232,30 @@ def lofo(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return out
 
 
+def logo(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Leave one generator out: the model retrained without every training page of one junk generator (gen_b or gen_c;
+    gen_a trains only and has no eval pages), thresholds chosen again, and the share of that generator's eval pages it
+    drops per family, beside WCXB's real non-content text (eval sites): junk of a making it never saw. This is the
+    figure the trees' settings were chosen on (``fit``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for generator in ("gen_b", "gen_c"):
+        part = df[~(df["family"].str.startswith(f"{generator}.") & (df["split"] == "train"))]
+        bundle = train_bundle(part)
+        row: dict[str, Any] = {}
+        for name, held in (("junk", part[(part["split"] == "eval") & part["family"].str.startswith(f"{generator}.")]),
+                           ("boilerplate", part[(part["split"] == "eval") & (part["kind"] == "boilerplate")])):
+            if held.empty:
+                continue
+            hit = dropped(bundle, np.stack(held["x"].to_numpy()), held["page_type"].tolist())
+            row[name] = pd.Series(hit).groupby(held["family"].to_numpy()).mean().round(4).to_dict()
+        families = row.get("junk", {})
+        row["mean_dropped"] = round(float(np.mean(list(families.values()))), 4) if families else None
+        print(f"logo without {generator}: its eval junk dropped {row['mean_dropped']} (mean of {len(families)} "
+              f"families), boilerplate {row.get('boilerplate')}", file=sys.stderr)
+        out[generator] = row
+    return out
+
+
 def rules_report(df: pd.DataFrame) -> dict[str, Any]:
     """Validation of filters/junk_rules.py's drops: on how many good pages of the train and calib splits each rule at
     its default threshold fires (by kind; it must be none for a rule that drops), and what share of each junk family
@@ -258,12 +284,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--lofo", action="store_true", help="also the leave-one-family-out table")
+    parser.add_argument("--logo", action="store_true", help="also the leave-one-generator-out table")
     parser.add_argument("--rules", action="store_true", help="also validate filters/junk_rules.py's thresholds")
     parser.add_argument("--final", action="store_true",
                         help="include the final evaluation junk (bench/junk_final.py) in the --lofo table")
     parser.add_argument("--json", type=Path, help="write the report here")
     args = parser.parse_args()
-    df = load(eval_junk=args.lofo, final=args.final)
+    df = load(eval_junk=args.lofo or args.logo, final=args.final)
     bundle = train_bundle(df)
     save_bundle(bundle, args.output)
     report: dict[str, Any] = {k: v for k, v in bundle.items() if k != "model"}
@@ -272,6 +299,8 @@ def main() -> int:
         report["rules"] = rules_report(df[df["split"].isin(["train", "calib"])])
     if args.lofo:
         report["lofo"] = lofo(df)
+    if args.logo:
+        report["logo"] = logo(df)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0
