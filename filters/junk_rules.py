@@ -24,12 +24,16 @@ again after a change). Highest good value in brackets:
 - ``garbled_text``: at least ``max_odd_words`` (0.25) of the words are letter strings no language writes (random
   strings, keyboard mashes, blobs, a letter repeated: 0.15, an astropy page of unit symbols), or text decoded with the
   wrong charset makes at least ``max_mojibake`` (0.05) sequences per word (0.027).
-- ``error_page``: a text of fewer than ``max_error_page_words`` (80) words of prose whose first line or first
-  heading states an error or a stand-in: an HTTP status with its words ("404 Not Found", "Error 503"), "page not
-  found" and its translations in twelve languages, access denied, a parked or for-sale domain, a bot check,
+- ``error_page``: a text of fewer than ``max_error_page_words`` (80) words of prose whose first line or one of its
+  first two headings states an error or a stand-in: an HTTP status with its words ("404 Not Found", "Error 503",
+  "451: Unavailable for legal reasons"), "page not found" and its translations in twelve languages, no search
+  results, access denied, a parked or for-sale domain, a bot check, an age or region gate, a default server page,
   maintenance, coming soon, a directory index (no good page of the train and calib splits leads so, at any length;
-  half of the training generators' error pages do). The vocabulary signal ``error_words`` counts such phrases
-  anywhere and stays the model's: it also counts "maintenance" in a page about servicing cars.
+  56% of the training generators' error pages do). The vocabulary signal ``error_words`` counts such phrases anywhere
+  and stays the model's: it also counts "maintenance" in a page about servicing cars.
+- A text of fewer than 80 words of prose that opens on a consent statement ("We value your privacy", "Nous utilisons
+  des cookies", in the consent vocabulary's languages) is ``consent_or_paywall`` too, whatever its share of consent
+  words: a dialog's partners and purposes dilute it.
 
 Not a drop: ``link_list`` (at least ``max_link_words``, 0.5, of the words are link anchors, in the text or in the page
 by extraction's ``link_density``) is recorded in ``quality_signals``: WCXB's listing and collection pages and the API
@@ -62,7 +66,7 @@ DEFAULT_DROP = ["placeholder_text", "repeated_content", "consent_or_paywall", "k
 # line of the prose only, where a page states what it is: a page about HTTP or a parser's KeyError says "not found"
 # further down.
 _STATUS = (r"bad request|unauthori[sz]ed|forbidden|not found|gone|too many requests|internal server error|"
-           r"bad gateway|service (?:temporarily )?unavailable|gateway time-?out|error")
+           r"bad gateway|service (?:temporarily )?unavailable|gateway time-?out|unavailable for legal reasons|error")
 _ERROR_HEADLINE = re.compile(
     rf"(?:^|\b)(?:(?:error|http|status)[\s:]*[45]\d\d\b|[45]\d\d\b[\s:.|–—-]*(?:{_STATUS})\b|^[45]\d\d[.!]?$|"
     r"(?:page|file|document|article|post|product|site)?\s*(?:was |could )?not (?:be )?found|"
@@ -71,25 +75,41 @@ _ERROR_HEADLINE = re.compile(
     r"forbidden|(?:site|domain|page) (?:is )?(?:for sale|parked)|buy this domain|domain (?:has )?expired|"
     r"account (?:has been )?suspended|under (?:construction|maintenance)|scheduled maintenance|"
     r"down for maintenance|coming soon|index of /|checking (?:your browser|if the site)|just a moment|"
-    r"(?:verify|confirm) (?:that )?you(?: are|'re) (?:a )?human|are you a (?:robot|human)|no results found|"
+    r"(?:verify|confirm) (?:that )?you(?: are|'re) (?:a )?human|are you a (?:robot|human)|"
+    r"no (?:results|matches) (?:found|for)|nothing (?:was )?found|did not match any|"
+    r"default (?:welcome |web )?page|welcome to nginx|it works!|"
+    r"(?:enter|confirm) your (?:date of birth|birth ?date|age)|you must be (?:of legal|\d\d|over \d\d)|"
+    r"(?:not|isn't|is not) available in your (?:country|region|location)|"
     r"nicht gefunden|existiert nicht|introuvable|n'existe pas|no (?:se ha )?encontrad[ao]|no existe|"
     r"non (?:è stata )?trovat[ao]|não (?:foi )?encontrad[ao]|niet gevonden|nie znaleziono|nie istnieje|"
     r"не найден[аоы]?|не существует|bulunamadı|tidak ditemukan)(?:\b|$)", re.IGNORECASE)
+# What a consent dialog leads with (the consent vocabulary's languages); a short text that opens so is the dialog.
+_CONSENT_HEADLINE = re.compile(
+    r"\b(?:we (?:value|respect|care about) your privacy|(?:this|our) (?:web)?site uses cookies|we use cookies|"
+    r"cookie (?:settings|preferences|consent|policy)|manage (?:your )?(?:cookies|consent|privacy)|"
+    r"nous respectons votre vie privée|nous utilisons des cookies|wir respektieren ihre privatsphäre|"
+    r"wir verwenden cookies|diese website verwendet cookies|respetamos (?:tu|su) privacidad|utilizamos cookies|"
+    r"rispettiamo la tua privacy|utilizziamo (?:i )?cookie|wij gebruiken cookies|utilizamos cookies|"
+    r"respeitamos a sua privacidade|używamy (?:plików )?cookie|мы используем (?:файлы )?cookie)", re.IGNORECASE)
 _HEADING = re.compile(r"^[#>*\s-]+")
 
 
-def headlines(prose: str) -> list[str]:
-    """Where a page states what it is: the first non-empty line of ``prose`` and its first Markdown heading (menu
-    lines that extraction kept can come before it), without heading or list marks."""
-    lines = prose.splitlines()
-    out = []
-    for line in lines:
-        if text := _HEADING.sub("", line).strip():
+def headlines(prose: str, headings: int = 2) -> list[str]:
+    """Where a page states what it is: the first non-empty line of ``prose`` and its first ``headings`` Markdown
+    headings (menu lines that extraction kept can come before them; a search page's "No results" is its second
+    heading), without heading or list marks. Body lines after the first are not read: an API stub's "Raise KeyError if
+    not found." is its second line."""
+    out: list[str] = []
+    seen = 0
+    for line in prose.splitlines():
+        text = _HEADING.sub("", line).strip()
+        if not text:
+            continue
+        heading = line.startswith("#")
+        if not out or (heading and seen < headings):
             out.append(text)
-            break
-    for line in lines:
-        if line.startswith("#") and (text := _HEADING.sub("", line).strip()):
-            out.append(text)
+        seen += heading
+        if seen >= headings:
             break
     return out
 
@@ -136,15 +156,20 @@ class ClearJunk(RuleFilter):
         the short-text ones. ``prose``: the text's prose (filters/parts.py), for ``error_page``'s first line; without
         it that rule is not checked."""
         words = round(math.expm1(signal(values, "log_prose_words")))  # the signals count words already
+        consent = None
         if prose is not None and words < self.max_error_page_words:
-            for line in headlines(prose):
-                if found := _ERROR_HEADLINE.search(line):
-                    yield "error_page", found.group(0).strip()[:40]
-                    break
+            lines = headlines(prose)
+            if error := next((m for line in lines if (m := _ERROR_HEADLINE.search(line))), None):
+                yield "error_page", error.group(0).strip()[:40]
+            consent = next((m for line in lines if (m := _CONSENT_HEADLINE.search(line))), None)
         wall = signal(values, "wall_words")
         if words < self.min_words:
-            if round(wall * words) >= self.short_wall_hits and wall >= self.max_short_wall_words:
-                yield "consent_or_paywall", f"{wall:.3f}"
+            walled = round(wall * words) >= self.short_wall_hits and wall >= self.max_short_wall_words
+        else:
+            walled = wall >= self.max_wall_words
+        if walled or consent:
+            yield "consent_or_paywall", f"{wall:.3f}" if walled else consent.group(0)[:40]  # type: ignore[union-attr]
+        if words < self.min_words:
             return
         lorem = signal(values, "lorem_words")
         if lorem >= self.max_lorem:
@@ -152,8 +177,6 @@ class ClearJunk(RuleFilter):
         repeated = max(signal(values, "dup_paragraph_chars"), signal(values, "dup_line_chars"))
         if repeated >= self.max_repeated:
             yield "repeated_content", f"{repeated:.2f}"
-        if wall >= self.max_wall_words:
-            yield "consent_or_paywall", f"{wall:.3f}"
         keyword = signal(values, "top_content_ngram")
         if keyword >= self.max_keyword:  # NaN (unspaced scripts) compares False
             yield "keyword_stuffing", f"{keyword:.2f}"

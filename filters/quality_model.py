@@ -26,10 +26,12 @@ Train one on your own labels: ``winnow quality train --signals`` (``train`` belo
 ``min_score``: ``default`` uses the thresholds stored in the model; a number overrides them (for texts of every
 length and page type). ``by_page_type`` (default true): a page whose extraction gave it a page type
 (extract/page_type.py) is judged at that type's stored threshold where the model has one, never below the general
-one. Types score apart (the lowest 3% of the calib split's articles score about 0.46, of its listings 0.32): one bar
-set by listings lets through junk that reads as an article at a score no real article has. A text without a page type
-(a JSONL or Parquet input) is judged at the general threshold. Drop reason: ``low_quality`` (detail: the score). A text with no prose at all (a code listing, a table) is
-scored on what it has (its code share, its length, lid.176's score) and kept or dropped as any other.
+one. Types score apart (on the calib split the lowest 3% of articles score about 0.46, of listings 0.32): one bar set
+by listings lets through junk that reads as an article at a score no real article has. The model stores a type's
+threshold only where the calib split has pages enough to be 95% sure it keeps 97% of them (article, documentation,
+collection today); other types, and a text without a page type (a JSONL or Parquet input), are judged at the general
+threshold. Drop reason: ``low_quality`` (detail: score < threshold). A text with no prose at all (a code listing, a
+table) is scored on what it has (its code share, its length, lid.176's score) and kept or dropped as any other.
 """
 
 from __future__ import annotations

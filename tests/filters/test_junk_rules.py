@@ -99,6 +99,11 @@ def test_bad_arguments(kwargs: dict) -> None:
     "# Error 503\n\nService temporarily unavailable. Please try again later.",
     "This domain is for sale!\n\nBuy this domain today. Contact the owner for a price.",
     "Checking your browser before accessing example.com. This process is automatic.",
+    "# 451: Unavailable for legal reasons\n\nThis website is currently unavailable to visitors from your location.",
+    "# Search\n\nApril 02, 2012\n\n## No results found for liquid tvs\n\nTry a new search.",
+    "Apache2 Debian Default Page\n\nThis is the default welcome page used to test the correct operation of the "
+    "Apache2 server after installation.",
+    "## Please enter your date of birth\n\nYou must be of legal drinking age to view this site.",
 ])
 def test_error_pages_in_their_forms(text: str) -> None:
     assert ClearJunk().failures(text, "en") == ["error_page"]
@@ -114,6 +119,10 @@ def test_error_words_further_down_or_on_long_pages_are_not_an_error_page() -> No
 
 def test_short_walls() -> None:
     assert ClearJunk().failures(SHORT_WALL, "en") == ["consent_or_paywall"]
+    # a short dialog that opens on its consent statement, whatever its share of consent words
+    dialog = ("## Nous respectons votre vie privée\n\nNos 881 partenaires et nous utilisons des cookies pour stocker "
+              "et accéder à des informations sur votre appareil.")
+    assert ClearJunk().failures(dialog, "fr") == ["consent_or_paywall"]
     # one sign-in word above a table is a job board, not a wall (Hacker News's /jobs)
     board = "login\n\nThese are jobs at YC startups. See more at ycombinator.com/jobs.\n\n| 1. | SigNoz is hiring |"
     assert ClearJunk().failures(board, "en") == []
