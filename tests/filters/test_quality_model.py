@@ -70,9 +70,8 @@ def test_min_score_overrides_the_stored_threshold() -> None:
 def test_a_page_is_judged_at_its_page_types_threshold() -> None:
     bundle = load(str(DEFAULT_MODEL))
     general, types = bundle["threshold"], bundle["type_thresholds"]
-    # the calib split has enough pages of every type but one to set a threshold of its own
-    assert {"article", "documentation", "service"} <= set(types) and all(t >= general for t in types.values())
-    assert types["article"] > types.get("listing", general)
+    # articles have a bar of their own, above the general one; no type's is below it
+    assert types["article"] > general and all(t >= general for t in types.values())
     step = QualityModel()
     assert step.threshold(500, "article") == types["article"]
     assert step.threshold(500, None) == general == step.threshold(500, "no such type")
