@@ -30,8 +30,9 @@ one. Types score apart (on the calib split the lowest 3% of articles score about
 by listings lets through junk that reads as an article at a score no real article has. The model stores a type's
 threshold only where the calib split has pages enough to be 95% sure it keeps 97% of them and the bar costs no more
 real pages than it drops real junk there (article and collection today); other types, and a text without a page type
-(a JSONL or Parquet input), are judged at the general threshold. Drop reason: ``low_quality`` (detail: score < threshold). A text with no prose at all (a code listing, a
-table) is scored on what it has (its code share, its length, lid.176's score) and kept or dropped as any other.
+(a JSONL or Parquet input), are judged at the general threshold. Drop reason: ``low_quality`` (detail: score <
+threshold). A text with no prose at all (a code listing, a table) is scored on what it has (its code share, its
+length, lid.176's score) and kept or dropped as any other.
 """
 
 from __future__ import annotations

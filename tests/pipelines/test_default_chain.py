@@ -43,10 +43,12 @@ def test_kept_documents_carry_their_scores(default_run: tuple[Path, dict]) -> No
     out, stats = default_run
     docs = pd.read_parquet(out / "text")
     assert len(docs) >= 5 and len(docs) == stats["outputs"]["text"]["rows"]
-    # each text against the threshold that applies to it: the model's short-text one under 50 words of prose
+    # each text against the threshold that applies to it: the model's short-text one under 50 words of prose, its
+    # page type's where it has one
     x = features(docs["text"].tolist(), docs["lang"].tolist(), docs["link_density"].tolist(),
                  docs["lang_score"].tolist())
-    limits = [QualityModel().threshold(words) for words in prose_words(x)]
+    limits = [QualityModel().threshold(words, page_type)
+              for words, page_type in zip(prose_words(x), docs["page_type"], strict=True)]
     assert (docs["quality_score"].to_numpy() >= limits).all(), list(zip(docs["url"], docs["quality_score"], limits,
                                                                         strict=True))
     assert docs["code_ratio"].notna().all() and docs["lang"].notna().all()
