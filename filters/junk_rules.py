@@ -62,9 +62,9 @@ REASONS = ("placeholder_text", "repeated_content", "consent_or_paywall", "keywor
            "error_page", "link_list")
 DEFAULT_DROP = ["placeholder_text", "repeated_content", "consent_or_paywall", "keyword_stuffing", "garbled_text",
                 "error_page"]
-# What an error or stand-in page leads with (winnow's list; the statuses are RFC 9110's wording). Matched on the first
-# line of the prose only, where a page states what it is: a page about HTTP or a parser's KeyError says "not found"
-# further down.
+# What an error or stand-in page leads with (winnow's list; the statuses are RFC 9110's wording, 451 RFC 7725's).
+# Matched on the first line and the first two headings only (``headlines``), where a page states what it is: a page
+# about HTTP or a parser's KeyError says "not found" further down.
 _STATUS = (r"bad request|unauthori[sz]ed|forbidden|not found|gone|too many requests|internal server error|"
            r"bad gateway|service (?:temporarily )?unavailable|gateway time-?out|unavailable for legal reasons|error")
 _ERROR_HEADLINE = re.compile(
@@ -153,8 +153,8 @@ class ClearJunk(RuleFilter):
 
     def rules(self, values: tuple[float, ...], prose: str | None = None) -> Iterator[tuple[str, str]]:
         """The rules ``values`` (filters/signals.py ``compute``) fail; on fewer than ``min_words`` words of prose only
-        the short-text ones. ``prose``: the text's prose (filters/parts.py), for ``error_page``'s first line; without
-        it that rule is not checked."""
+        the short-text ones. ``prose``: the text's prose (filters/parts.py), for the rules that read its first line
+        and headings; without it they are not checked."""
         words = round(math.expm1(signal(values, "log_prose_words")))  # the signals count words already
         consent = None
         if prose is not None and words < self.max_error_page_words:

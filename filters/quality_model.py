@@ -26,7 +26,7 @@ Train one on your own labels: ``winnow quality train --signals`` (``train`` belo
 ``min_score``: ``default`` uses the thresholds stored in the model; a number overrides them (for texts of every
 length and page type). ``by_page_type`` (default true): a page whose extraction gave it a page type
 (extract/page_type.py) is judged at that type's stored threshold where the model has one, never below the general
-one. Types score apart (on the calib split the lowest 3% of articles score about 0.46, of listings 0.32): one bar set
+one. Types score apart (on the calib split the lowest 3% of articles score about 0.46, of listings 0.34): one bar set
 by listings lets through junk that reads as an article at a score no real article has. The model stores a type's
 threshold only where the calib split has pages enough to be 95% sure it keeps 97% of them and the bar costs no more
 real pages than it drops real junk there (article and collection today); other types, and a text without a page type
