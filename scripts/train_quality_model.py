@@ -18,9 +18,10 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
   (Astropy, SymPy, xarray, GIMP's Russian manual, the Debian Reference in Italian and Portuguese), other prose
   sentences): the highest score at which every good kind keeps at least ``KIND_RETENTION`` of its pages and all of
   them together at least ``OVERALL_RETENTION``. Then one per page type (extraction's, ``MIN_TYPE_PAGES`` calib pages
-  or more): the highest score keeping ``DEFAULT_RETENTION`` of that type's pages (listing, collection 0.90), never
-  below the general one. The file records the thresholds, how they were chosen, and the calib retention per kind and
-  per page type and the share of real non-content text dropped there.
+  or more): the highest score keeping ``DEFAULT_RETENTION`` of that type's pages (listing, collection 0.90) with
+  ``TYPE_CONFIDENCE`` confidence, never below the general one, and stored only where it drops no more good calib
+  pages than junk ones (``type_thresholds``). The file records the thresholds, how they were chosen, and the calib
+  retention per kind and per page type and the share of real non-content text dropped there.
 - ``--lofo``: leave one family out: for each junk family, the model is retrained without it (threshold re-chosen the
   same way) and scored on that family's evaluation pages (bench/junk_set.py drawn with another seed; for the
   real non-content text, WCXB sites of the eval split): how much junk of a kind it never saw it drops.
@@ -71,11 +72,11 @@ DEFAULT_RETENTION = 0.97
 OVERALL_RETENTION = 0.98
 MIN_KIND_PAGES = 5  # a kind with fewer calib pages in a length bucket does not set that bucket's threshold
 # Page-type thresholds: extraction's page type (extract/page_type.py) sorts pages into kinds that score apart (on the
-# calib split's long texts the lowest 3% of articles score 0.46, of listings 0.29), and one threshold set by the
+# calib split's long texts the lowest 3% of articles score about 0.46, of listings 0.34), and one threshold set by the
 # lowest kind lets through every junk page that reads as an article at the listings' bar. Each type with at least
-# ``MIN_TYPE_PAGES`` calib pages gets the highest threshold keeping ``TYPE_RETENTION`` (listing and collection:
-# ``KIND_RETENTION``'s 0.90) of its pages, never below the general one; a type with fewer pages, and a text that is
-# not a page (a JSONL or Parquet input: no page type), is judged at the general threshold.
+# ``MIN_TYPE_PAGES`` calib pages may get a threshold keeping ``TYPE_RETENTION`` (listing and collection:
+# ``KIND_RETENTION``'s 0.90) of its pages, never below the general one; a type without one, and a text that is not a
+# page (a JSONL or Parquet input: no page type), is judged at the general threshold.
 MIN_TYPE_PAGES = 15
 TYPE_RETENTION = {"listing": 0.90, "collection": 0.90}
 # The calib split holds 18 to 576 pages of a type: the plain 3% quantile of 205 articles let a few percent more of
@@ -171,6 +172,35 @@ def sure_threshold(good_scores: np.ndarray, retention: float, confidence: float 
     return float(np.sort(good_scores)[best])  # ``best`` pages score below it
 
 
+def type_thresholds(scores: np.ndarray, good: np.ndarray, types: np.ndarray, long: np.ndarray,
+                    general: float) -> tuple[dict[str, float], dict[str, Any]]:
+    """The page types' own thresholds from calib ``scores`` (``good``: real good pages, else real junk; ``long``: texts
+    of ``SHORT_PROSE_WORDS`` words of prose or more, the only ones judged by type): for each type with
+    ``MIN_TYPE_PAGES`` good long pages, the ``sure_threshold`` keeping its retention, never below ``general``, stored
+    only where the pages between ``general`` and it hold no more good pages than junk. Also a report per type."""
+    by_type: dict[str, float] = {}
+    report: dict[str, Any] = {}
+    for page_type in sorted({t for t in types if isinstance(t, str)}):
+        mine = (types == page_type) & long
+        if (good & mine).sum() < MIN_TYPE_PAGES:
+            continue
+        sure = sure_threshold(scores[good & mine], TYPE_RETENTION.get(page_type, DEFAULT_RETENTION))
+        if sure is None:
+            continue
+        threshold = _floor4(max(general, sure))
+        band = mine & (scores >= general) & (scores < threshold)
+        lost, gained = int((band & good).sum()), int((band & ~good).sum())
+        report[page_type] = {
+            "good_pages": int((good & mine).sum()), "threshold": threshold, "kept": lost <= gained,
+            "good_lost_over_general": lost, "junk_gained_over_general": gained,
+            "good_kept": round(float(np.mean(scores[good & mine] >= threshold)), 4),
+            "junk_dropped": round(float(np.mean(scores[~good & mine] < threshold)), 4)
+            if (~good & mine).any() else None}
+        if lost <= gained:  # a type's own bar must pay for itself on real pages held apart
+            by_type[page_type] = threshold
+    return by_type, report
+
+
 def _floor4(threshold: float) -> float:
     """A threshold to 4 decimals, rounded down: rounded up, it drops the page it was read off."""
     return math.floor(threshold * 10_000) / 10_000
@@ -187,31 +217,12 @@ def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, An
     good = (calib["label"] == 1).to_numpy()
     long = prose_words(xc) >= SHORT_PROSE_WORDS
     out: dict[str, Any] = {}
-    types = calib["page_type"].to_numpy()
     for name, part in (("long", long), ("short", ~long)):
         threshold, kept = choose_threshold(scores[good & part], calib.loc[good & part, "kind"].tolist())
         junk = {k: round(float(np.mean(scores[(calib["kind"] == k).to_numpy() & ~good & part] < threshold)), 4)
                 for k in sorted(set(calib.loc[~good & part, "kind"]))}
         out[name] = (threshold, {"good_kept": kept, "junk_dropped": junk, "good_pages": int((good & part).sum())})
-    general = out["long"][0]
-    by_type: dict[str, float] = {}
-    type_report: dict[str, Any] = {}
-    for page_type in sorted({t for t in types if isinstance(t, str)}):
-        mine = (types == page_type) & long
-        q = sure_threshold(scores[good & mine], TYPE_RETENTION.get(page_type, DEFAULT_RETENTION))
-        if (good & mine).sum() < MIN_TYPE_PAGES or q is None:
-            continue
-        threshold = _floor4(max(general, q))
-        band = mine & (scores >= general) & (scores < threshold)
-        lost, gained = int((band & good).sum()), int((band & ~good).sum())
-        type_report[page_type] = {
-            "good_pages": int((good & mine).sum()), "threshold": threshold, "kept": lost <= gained,
-            "good_lost_over_general": lost, "junk_gained_over_general": gained,
-            "good_kept": round(float(np.mean(scores[good & mine] >= threshold)), 4),
-            "junk_dropped": round(float(np.mean(scores[~good & mine] < threshold)), 4)
-            if (~good & mine).any() else None}
-        if lost <= gained:  # a type's own bar must pay for itself on real pages held apart
-            by_type[page_type] = threshold
+    by_type, type_report = type_thresholds(scores, good, calib["page_type"].to_numpy(), long, out["long"][0])
     counts = train.groupby(["label", "kind"]).size()
     trained_on = "; ".join(f"{'good' if label else 'junk'} {kind} {n}" for (label, kind), n in counts.items())
     exceptions = ", ".join(f"{k} {v}" for k, v in KIND_RETENTION.items())
@@ -222,7 +233,7 @@ def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, An
     source += (f"; per page type ({MIN_TYPE_PAGES}+ calib pages of that type with >= {SHORT_PROSE_WORDS} words of "
                f"prose): the highest score keeping >= {DEFAULT_RETENTION} of that type's pages (listing, collection "
                f"{TYPE_RETENTION['listing']}) with {TYPE_CONFIDENCE} confidence (Clopper-Pearson), never below the "
-               "general threshold")
+               "general threshold, stored where the calib pages between the two hold no more good pages than junk")
     return {"model": model, "threshold": _floor4(out["long"][0]), "short_threshold": _floor4(out["short"][0]),
             "short_words": SHORT_PROSE_WORDS, "type_thresholds": by_type, "threshold_source": source,
             "trained_on": trained_on, "calibration": {"long": out["long"][1], "short": out["short"][1],
