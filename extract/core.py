@@ -1,6 +1,6 @@
 """The extraction itself, on one parsed tree: text and metadata, text blocks, content images, page type.
 
-Runs inside the deadline worker (extract/deadline.py), so it takes and returns plain picklable data:
+Runs inside the deadline worker (pipelines/deadline.py), so it takes and returns plain picklable data:
 HTML in, ``RawExtraction`` out; records with identity are built by the caller (extract/page.py).
 
 One parse per page (extract/parse.py: trafilatura's parser settings, element classes picked in C). Then:
@@ -74,7 +74,7 @@ _WORDS = re.compile(r"\w+")
 class ExtractFailure(Exception):
     """A page that yields no record: ``reason`` is the drop reason (``no_text``, ``parse_error``)."""
 
-    passthrough = True  # re-raised as itself in the parent (extract/deadline.py)
+    passthrough = True  # re-raised as itself in the parent (pipelines/deadline.py)
 
     def __init__(self, reason: str, detail: str | None = None) -> None:
         super().__init__(reason, detail)

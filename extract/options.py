@@ -8,7 +8,7 @@
   trafilatura and the full model, as before issue 28 (slower, the same cross-validated F1; docs/reference.md);
 - ``include_tables``; ``min_chars``: a page with less main text is dropped (``too_short``);
 - ``max_html_bytes``: larger pages are dropped unparsed (``too_large``);
-- ``time_limit_s``: per page, in a worker process that is replaced when a page outlives it (extract/deadline.py).
+- ``time_limit_s``: per page, in a worker process that is replaced when a page outlives it (pipelines/deadline.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from extract.core import SELECTORS
-from extract.deadline import check_time_limit
 from pipelines.arguments import check_number
+from pipelines.deadline import check_time_limit
 
 DEFAULT_MAX_HTML_BYTES = 10_000_000
 DEFAULT_TIME_LIMIT_S = 20.0

@@ -52,8 +52,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from extract.core import SELECTORS, ExtractFailure, ExtractOptions, RawExtraction, extract_raw
-from extract.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
 from extract.options import DEFAULT_MAX_HTML_BYTES, DEFAULT_TIME_LIMIT_S, PageOptions
+from pipelines.deadline import DeadlineExceeded, RemoteError, WorkerDied, run_calls
 
 __all__ = ["DEFAULT_MAX_HTML_BYTES", "DEFAULT_TIME_LIMIT_S", "PageOptions", "extract_page", "extract_pages"]
 from filters.image_alt import pair_text
@@ -116,7 +116,7 @@ _WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><nav><a href='/
 
 def warm_up() -> None:
     """One small page through the whole extraction: loads the models and the modules that stages import on first use
-    (htmldate and its date parsers take seconds on a cold start). extract/deadline.py calls this in a new worker
+    (htmldate and its date parsers take seconds on a cold start). pipelines/deadline.py calls this in a new worker
     before its first page, so that no page's time limit pays for it."""
     for selector in SELECTORS:
         extract_raw(_WARM_UP_PAGE, "https://warm-up.invalid/", ExtractOptions(selector=selector))
@@ -144,7 +144,7 @@ def run_extractions(calls: list[tuple[Any, ...]], time_limit_s: float | None,
 
     Each answer is the RawExtraction or the exception it failed with (``failure_drop`` sorts them out). Through
     the workers the whole list goes in one ``DeadlineWorker.map`` per worker (``workers`` children at once,
-    ``extract.deadline.map_shared``), so each child works through its pages without waiting for this process.
+    ``pipelines.deadline.map_shared``), so each child works through its pages without waiting for this process.
     """
     return run_calls(WORKER_TARGET, calls, time_limit_s, workers)
 

@@ -32,7 +32,7 @@ the document text (``extracted_by="llm_select"``), ``structured`` becomes ``Docu
 A page rescued from ``no_text`` has no images and an interleaved document of its paragraphs.
 
 Without ``llm`` the step needs no per-process set-up, so Ray runs it as plain tasks; the extraction
-worker process (extract/deadline.py) is per Ray worker process either way.
+worker process (pipelines/deadline.py) is per Ray worker process either way.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ import contextlib
 import json
 from typing import Any
 
-from extract.deadline import default_workers
 from extract.options import PageOptions
-from extract.page import Extraction, extract_page, extract_pages
+from extract.page import WORKER_TARGET, Extraction, extract_page, extract_pages
 from pipelines.arguments import check_number
+from pipelines.deadline import close_shared, default_workers
 from pipelines.records import Document, InterleavedDoc, Page, Segment
 from pipelines.step import Drop, Step
 
@@ -122,6 +122,11 @@ class ExtractPage(Step):
     def setup(self) -> None:
         if self.llm_extractor is not None:
             self.llm_extractor.setup()
+
+    def release(self) -> None:
+        """A local run's wave has no more pages for this step: stop its extraction workers (pipelines/dataset.py;
+        the next wave starts them again)."""
+        close_shared(WORKER_TARGET)
 
     # -- extraction ----------------------------------------------------------------------
 

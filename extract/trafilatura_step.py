@@ -15,7 +15,7 @@ htmldate's date search, the author, site name, categories and licence, none of w
 On 300 WCXB dev pages (bench/e2e.py's input is built from them) ``with_metadata`` cost 69 ms a page and this
 46 ms (one core, same run), with the same text on 300 of 300 pages and the same title on all 300.
 
-Like ``ExtractPage`` the extraction runs in deadline workers (extract/deadline.py): each page under
+Like ``ExtractPage`` the extraction runs in deadline workers (pipelines/deadline.py): each page under
 ``time_limit_s`` (a stuck page costs itself, ``timeout``), a crash deep in libxml2 costs the page
 (``parse_error``), and outside Ray one worker per core shares each batch (``workers`` overrides), so a
 ``--local`` run extracts on every core. ``time_limit_s: null`` extracts in the pipeline's process, one page
@@ -36,9 +36,9 @@ from lxml.html import HtmlElement
 from trafilatura.metadata import examine_meta, extract_meta_json, extract_title
 from trafilatura.utils import load_html
 
-from extract.deadline import check_time_limit, default_workers, run_calls
 from extract.page import DEFAULT_TIME_LIMIT_S, failure_drop
 from pipelines.arguments import check_number
+from pipelines.deadline import check_time_limit, close_shared, default_workers, run_calls
 from pipelines.records import Document, Page
 from pipelines.step import Drop, Step
 
@@ -92,7 +92,7 @@ def extract_text(html: str, url: str | None, favor_precision: bool, include_tabl
 
 
 def warm_up() -> None:
-    """Called by extract/deadline.py in a new worker before its first page."""
+    """Called by pipelines/deadline.py in a new worker before its first page."""
     extract_text(_WARM_UP_PAGE, "https://warm-up.invalid/", True, True, False)
 
 
@@ -134,6 +134,10 @@ class TrafilaturaExtract(Step):
         self.min_chars = min_chars
         self.time_limit_s = float(time_limit_s) if time_limit_s is not None else None
         self.workers = workers
+
+    def release(self) -> None:
+        """A local run's wave has no more pages for this step: stop its workers (as ``ExtractPage.release``)."""
+        close_shared(WORKER_TARGET)
 
     def _call(self, page: Page) -> tuple[Any, ...]:
         if not page.html or not page.html.strip():

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import pyarrow as pa
 
+from pipelines.parallel import run_parallel
 from pipelines.records import Unbundle
 from pipelines.spill import SpillList, SpillQueue, partitions
 from pipelines.step import Step
@@ -24,8 +25,9 @@ TableFn = Callable[[pa.Table], pa.Table]
 
 
 class Dataset(Protocol):
-    def apply_step(self, step: Step) -> Dataset:
-        """Run a Step over every batch (in an actor pool iff the step needs one)."""
+    def apply_step(self, step: Step, workers: int = 1) -> Dataset:
+        """Run a Step over every batch (in an actor pool iff the step needs one). ``workers``: local runs only, the
+        processes to share the batches among (pipelines/parallel.py); Ray spreads the batches itself."""
         ...
 
     def map_batches(self, fn: TableFn) -> Dataset:
@@ -64,18 +66,29 @@ class LocalDataset:
     def __init__(self, tables: Iterable[pa.Table]) -> None:
         self._tables = tables
 
-    def apply_step(self, step: Step) -> LocalDataset:
+    def apply_step(self, step: Step, workers: int = 1) -> LocalDataset:
+        tables = self._tables
+        if workers > 1 and not step.works_out_of_process:
+            # set up in the workers; here only if a batch has to run here (pipelines/parallel.py)
+            return LocalDataset(run_parallel(step, tables, workers))
         if not getattr(step, "_local_setup_done", False):  # once per process, not once per wave
             step.setup()
             step._local_setup_done = True
-        tables = self._tables
         if not step.works_out_of_process:
             return LocalDataset(step(t) for t in tables)
         # The step waits on other processes (extraction's deadline workers). Its next batch is read and prepared
         # in one thread, and the step itself runs in another, a batch ahead of whatever consumes its output here:
         # the workers go on with the next batch while this thread runs the filters on the last one, instead of
-        # the two taking turns (issue 14's idle core).
-        return LocalDataset(prefetched((step(t) for t in prefetched(tables, PREFETCH_BATCHES)), AHEAD_BATCHES))
+        # the two taking turns (issue 14's idle core). When its input ends, the step may let its workers go
+        # (``release``): the filters after the wave's Stages start workers of their own.
+        release = getattr(step, "release", None)
+
+        def run() -> Iterator[pa.Table]:
+            yield from (step(t) for t in prefetched(tables, PREFETCH_BATCHES))
+            if callable(release):
+                release()
+
+        return LocalDataset(prefetched(run(), AHEAD_BATCHES))
 
     def map_batches(self, fn: TableFn) -> LocalDataset:
         return LocalDataset(fn(t) for t in self._tables)

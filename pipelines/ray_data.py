@@ -111,7 +111,7 @@ def _actor_cpus() -> float:
 def _task_cpus(step: Any) -> float | None:
     """CPUs a task reserves for ``step``: Ray's default (1) unless the step works in other processes.
 
-    Extraction waits on its deadline worker (extract/deadline.py), whose CPU Ray does not see: a task reserving a
+    Extraction waits on its deadline worker (pipelines/deadline.py), whose CPU Ray does not see: a task reserving a
     whole CPU for a process that mostly waits, beside actor pools that reserve half of a 2-CPU machine, let one
     extraction run at a time (bench/e2e.py: 1.2 of 2 cores busy, 209 s). Such tasks reserve what is left beside the
     actor pools divided by the CPUs, so that one runs per CPU: 0.5 each on 2 CPUs with one actor-pool step.
@@ -184,7 +184,7 @@ class RayDataset:
         """A dataset of tables built in the driver (tests, benchmarks, small side inputs)."""
         return cls(ray.data.from_arrow(tables) if tables else ray.data.from_items([]))
 
-    def apply_step(self, step: Step) -> RayDataset:
+    def apply_step(self, step: Step, workers: int = 1) -> RayDataset:  # workers: local runs only
         wanted = step.num_gpus or 0
         if wanted:
             # Ray would wait for ever for an actor it can never place: say so instead.

@@ -45,9 +45,10 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from pipelines import heap, storage, timing
+from pipelines import heap, parallel, storage, timing
 from pipelines.config import ConfigError, PipelineConfig
 from pipelines.dataset import Dataset, LocalDataset
+from pipelines.deadline import default_workers
 from pipelines.readers import input_kind, input_labels, read_input
 from pipelines.readers.locate import known_size
 from pipelines.records import OUTPUT_DIRS
@@ -94,6 +95,9 @@ class RunOptions:
     # it (counted over the run, from MIN_ERRORS_FOR_BUDGET errors on): a step that fails on most records is
     # broken, and committing its errors would keep a re-run from retrying them. 1.0: never stop.
     max_error_rate: float = 0.5
+    # Local runs: processes that share the batches of the filter steps after a Stage (pipelines/parallel.py).
+    # None: one per core; 1: all in this process.
+    filter_workers: int | None = None
 
 
 def config_digest(config: PipelineConfig) -> str:
@@ -236,6 +240,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
             _write_json(storage.join(out, PROGRESS_DIR, f"wave-{wid}.json"), record)
             waves[wid] = record
             if opts.local:
+                parallel.release()  # the next wave's extraction workers start beside no idle filter workers
                 heap.trim()  # the wave's transient objects are gone: the next wave starts from the same heap
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]
@@ -366,11 +371,13 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
         group = [p for p in paths if input_kind(p) == kind]
         by_kind[kind] = _source(opts, group, labels, next((u for u in units if u.input_kind == kind), None))
 
+    staged: set[str] = set()  # the kinds whose lane has passed a Stage: the wave's extraction is over there
     for step in units:
         ds = by_kind.pop(step.input_kind, None)
         if ds is None:
             continue
         if isinstance(step, Stage):
+            staged.add(step.input_kind)
             if hasattr(step, "bind_state"):
                 step.bind_state(storage.join(out, STATE_DIR, step.name), wid, done)
             if against and hasattr(step, "bind_against"):
@@ -380,7 +387,7 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
                     raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
             ds = step.run(ds)
         else:
-            ds = ds.apply_step(step)
+            ds = ds.apply_step(step, _filter_workers(opts, step) if step.input_kind in staged else 1)
         kinds = step.produces_kinds
         lanes = ds.split(kinds) if len(kinds) > 1 else {kinds[0]: ds}
         for target, lane in lanes.items():
@@ -394,6 +401,13 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
         for table in ds.rebatch(writer.max_rows).map_batches(writer).tables():
             tallies.extend(table.to_pylist())
     return tallies
+
+
+def _filter_workers(opts: RunOptions, step: Any) -> int:
+    """How many processes share the batches of ``step`` (pipelines/parallel.py): a local run's CPU steps only."""
+    if not opts.local or step.works_out_of_process or step.num_gpus:
+        return 1
+    return opts.filter_workers if opts.filter_workers is not None else default_workers()
 
 
 def _source(opts: RunOptions, paths: list[str], labels: dict[str, str], feeds: Any = None) -> Dataset:

@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="keep dropped rows in the shards with dropped_by set, for tuning thresholds")
     run.add_argument("--wave-files", type=int, default=16, metavar="N",
                      help="input files processed (and committed) together; the unit of resumption (default 16)")
+    run.add_argument("--filter-workers", type=int, default=None, metavar="N",
+                     help="--local: processes sharing the filter steps after a Stage (default: one per core; 1: all "
+                     "in this process)")
     run.add_argument("--dedup-against", nargs="+", default=[], metavar="PREVIOUS_OUT",
                      help="earlier output folder(s): dedup stages also drop duplicates of rows kept there, "
                      "using their persisted indexes (nothing there is re-read or re-hashed)")
@@ -183,10 +186,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if problem := run_options_problem(args.wave_files, args.max_error_rate):
         print(f"winnow run: {problem}", file=sys.stderr)
         return 2
+    if args.filter_workers is not None and args.filter_workers < 1:
+        print("winnow run: --filter-workers must be at least 1", file=sys.stderr)
+        return 2
     opts = RunOptions(config=config, inputs=inputs, output=args.output, local=args.local,
                       address=args.address, annotate=args.annotate, wave_files=args.wave_files,
                       progress=not args.no_progress, dedup_against=list(args.dedup_against),
-                      max_error_rate=args.max_error_rate)
+                      max_error_rate=args.max_error_rate, filter_workers=args.filter_workers)
     if args.dry_run:
         from pipelines.runner import dry_run_plan
 

@@ -7,9 +7,9 @@ import pytest
 from lxml import etree
 
 from extract import Extraction, extract_page, extract_pages
-from extract.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
 from extract.images import parse_srcset
 from extract.page import pair_id
+from pipelines.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
 from pipelines.readers import stable_id
 from pipelines.records import Page
 from pipelines.step import Drop

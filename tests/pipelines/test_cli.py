@@ -60,6 +60,7 @@ def test_run_then_inspect(tmp_path, capsys):
 @pytest.mark.parametrize(("command", "option", "value", "message"), [
     ("run", "--wave-files", "0", "--wave-files must be at least 1"),
     ("run", "--max-error-rate", "1.5", "--max-error-rate must be between 0 and 1"),
+    ("run", "--filter-workers", "0", "--filter-workers must be at least 1"),
     ("submit", "--wave-files", "0", "--wave-files must be at least 1"),
     ("submit", "--max-error-rate", "-1", "--max-error-rate must be between 0 and 1"),
 ])

@@ -21,6 +21,9 @@ so the child never waits for the parent between calls (one ``call`` at a time co
 both processes per page: about 0.5 ms of a 15 ms page); each call still has its own limit, counted from
 when the child takes it up, and an overrun or a crash costs only the call it happened on.
 
+The same workers run a local run's filter steps (pipelines/parallel.py), under a limit per batch: the module is
+the engine's, with extraction its first user.
+
 One worker per process is shared by every caller (``shared_worker``): a Ray task unpickles its step
 anew, but the worker process outlives it and is reused by the next task in the same Ray worker.
 ``map_shared(..., workers=N)`` shares one list of calls among N such workers, each taking the next call when it
@@ -143,12 +146,12 @@ class DeadlineWorker:
         from_child_r, from_child_w = os.pipe()
         self._pipe_bytes = _widen(to_child_w)
         _widen(from_child_w)
-        root = str(Path(__file__).resolve().parent.parent)  # the folder holding the extract package
+        root = str(Path(__file__).resolve().parent.parent)  # the folder holding the packages
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))
         # the child works one call at a time: OpenMP thread pools (scikit-learn's tree walk) only contend there
         env.setdefault("OMP_NUM_THREADS", "1")
-        code = f"from extract.deadline import serve; serve({to_child_r}, {from_child_w}, {self.target!r})"
+        code = f"from pipelines.deadline import serve; serve({to_child_r}, {from_child_w}, {self.target!r})"
         try:
             proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(to_child_r, from_child_w), env=env,
                                     stdin=subprocess.DEVNULL, close_fds=True)
@@ -160,12 +163,12 @@ class DeadlineWorker:
         self._proc, self._conn, self._send = proc, conn, send
         if not conn.poll(START_TIMEOUT_S):
             self._stop()
-            raise WorkerDied(f"extraction worker did not start within {START_TIMEOUT_S:.0f}s")
+            raise WorkerDied(f"worker {self.target} did not start within {START_TIMEOUT_S:.0f}s")
         try:
             conn.recv()
         except (EOFError, OSError):
             self._stop()
-            raise WorkerDied(f"extraction worker failed to start (exit code {proc.returncode})") from None
+            raise WorkerDied(f"worker {self.target} failed to start (exit code {proc.returncode})") from None
         self.starts += 1
 
     def _stop(self) -> None:
@@ -234,7 +237,7 @@ class DeadlineWorker:
                                 break  # the running call's answer (or the child's death) is read below
                             self._stop()
                             if fresh:  # a child that dies as soon as it is started: give up on this call
-                                results.append((False, WorkerDied("extraction worker died on start")))
+                                results.append((False, WorkerDied(f"worker {self.target} died on start")))
                                 upcoming = None
                             continue  # else it had died between calls: not this call's fault, send again
                         inflight.append([upcoming, time.monotonic() if not inflight else None])
@@ -259,7 +262,7 @@ class DeadlineWorker:
                 status, payload = self._conn.recv()
             except (EOFError, OSError):
                 self._proc.wait()
-                failure = WorkerDied(f"extraction worker died (exit code {self._proc.returncode})")
+                failure = WorkerDied(f"worker {self.target} died (exit code {self._proc.returncode})")
         inflight.popleft()
         if failure is not None:
             self._stop()
@@ -293,6 +296,19 @@ def shared_worker(target: str, index: int = 0) -> DeadlineWorker:
             entry = (os.getpid(), DeadlineWorker(target))
             _shared[key] = entry
         return entry[1]
+
+
+def close_shared(target: str) -> int:
+    """Stop this process's shared workers for ``target`` (all indices); the next call starts them again. Returns how
+    many were running. A local run calls it when a wave no longer needs them, so that their memory is not held beside
+    the next workers it starts."""
+    closed = 0
+    with _shared_lock:
+        for key, (pid, worker) in list(_shared.items()):
+            if pid == os.getpid() and (key == target or key.startswith(f"{target}#")):
+                closed += worker._proc is not None
+                worker.close()
+    return closed
 
 
 class _Dealer:

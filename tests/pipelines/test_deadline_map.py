@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from extract.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
+from pipelines.deadline import DeadlineExceeded, DeadlineWorker, RemoteError, WorkerDied
 
 TARGET = "tests.extract.deadline_target:act"
 
@@ -64,7 +64,7 @@ def test_call_raises_what_map_returns(worker) -> None:
 
 
 def test_map_shared_spreads_calls_over_workers_in_order() -> None:
-    from extract.deadline import map_shared, shared_worker
+    from pipelines.deadline import map_shared, shared_worker
 
     calls = [("sleep", 0.3)] * 4 + [("raise", 5), ("die", 3), ("echo", b"abc"), ("sleep", 0.01)]
     answers = map_shared(TARGET, calls, time_limit_s=10, workers=2)
@@ -83,7 +83,7 @@ def test_map_shared_spreads_calls_over_workers_in_order() -> None:
 
 
 def test_map_shared_gives_the_next_call_to_whichever_worker_is_free() -> None:
-    from extract.deadline import map_shared, shared_worker
+    from pipelines.deadline import map_shared, shared_worker
 
     for i in (0, 1):  # both children started: start-up is not timed below
         shared_worker(TARGET, i).call(("sleep", 0), 10)

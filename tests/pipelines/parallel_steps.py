@@ -1,0 +1,36 @@
+"""Steps for tests/pipelines/test_parallel.py, importable by the worker processes that unpickle them."""
+
+from __future__ import annotations
+
+import os
+
+from pipelines.step import Drop, Step
+
+
+class MarkPid(Step):
+    """Drops texts containing "spam"; writes the id of the process that ran it into the title; refuses to work
+    before ``setup`` (as a step whose model loads there would)."""
+
+    def setup(self) -> None:
+        self.ready = os.getpid()
+
+    def process(self, doc):
+        if getattr(self, "ready", None) != os.getpid():
+            raise RuntimeError("not set up in this process")
+        if "spam" in doc.text:
+            raise Drop("spam", str(os.getpid()))
+        doc.title = str(os.getpid())
+        return doc
+
+
+class DiesInWorker(Step):
+    """Ends its process on the text "die", except in the process ``parent`` (where the batch is retried)."""
+
+    def __init__(self, parent: int) -> None:
+        self.parent = parent
+
+    def process(self, doc):
+        if doc.text == "die" and os.getpid() != self.parent:
+            os._exit(3)
+        doc.title = str(os.getpid())
+        return doc

@@ -1,0 +1,153 @@
+"""pipelines/parallel.py: a local run's filter batches in worker processes give the rows, in the order, that this
+process gives; a batch that fails there is run here; small inputs never start workers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from pipelines import parallel, timing
+from pipelines.config import load_config
+from pipelines.records import Document, from_table, to_table
+from pipelines.runner import RunOptions, run
+from pipelines.step import StepGroup
+from tests.pipelines.parallel_steps import DiesInWorker, MarkPid
+
+
+@pytest.fixture(autouse=True)
+def _no_workers_left():
+    yield
+    parallel.release()
+
+
+def batches(n: int, size: int = 5, special: dict[int, str] | None = None) -> list[pa.Table]:
+    out = []
+    for b in range(n):
+        docs = []
+        for i in range(size):
+            k = b * size + i
+            text = (special or {}).get(k, f"text {k} spam" if k % 3 == 0 else f"text {k}")
+            docs.append(Document(id=str(k), url=f"http://h{k % 4}.example/{k}", source="f", text=text))
+        out.append(to_table(docs, "document"))
+    return out
+
+
+def group() -> StepGroup:
+    first, second = MarkPid(), MarkPid()
+    first.bind(name="first")
+    second.bind(name="second")
+    return StepGroup([first, second])
+
+
+def without_pids(tables: list[pa.Table]) -> list[dict]:
+    rows = [r for t in tables for r in t.to_pylist()]
+    for r in rows:
+        r.pop("title"), r.pop("drop_detail")
+    return rows
+
+
+def test_batches_run_in_workers_with_the_rows_and_order_of_this_process():
+    tables = batches(8)
+    step = group()
+    step.setup()  # the reference, in this process
+    here = [step(t) for t in tables]
+    there = list(parallel.run_parallel(group(), tables, workers=2))
+    assert without_pids(there) == without_pids(here)
+    kept = [r for t in there for r in from_table(t) if r.dropped_by is None]
+    pids = {int(r.title) for r in kept}
+    assert os.getpid() not in pids and len(pids) >= 1
+    dropped = [r for t in there for r in from_table(t) if r.dropped_by]
+    assert {r.dropped_by for r in dropped} == {"first.spam"}
+    assert parallel.release() == 2
+
+
+def test_a_small_input_stays_in_this_process():
+    tables = batches(parallel.MIN_BATCHES - 1)
+    out = list(parallel.run_parallel(group(), tables, workers=2))
+    kept = [r for t in out for r in from_table(t) if r.dropped_by is None]
+    assert kept and {int(r.title) for r in kept} == {os.getpid()}
+    assert parallel.release() == 0  # no worker was started
+
+
+def test_one_worker_means_this_process():
+    out = list(parallel.run_parallel(group(), batches(6), workers=1))
+    assert {int(r.title) for t in out for r in from_table(t) if r.dropped_by is None} == {os.getpid()}
+    assert parallel.release() == 0
+
+
+def test_a_batch_whose_worker_dies_is_run_here_and_nothing_is_lost(caplog):
+    step = DiesInWorker(parent=os.getpid())
+    step.bind(name="dies")
+    tables = batches(6, special={12: "die"})
+    with caplog.at_level(logging.WARNING, logger="pipelines.parallel"):
+        out = list(parallel.run_parallel(step, tables, workers=2))
+    rows = [r for t in out for r in from_table(t)]
+    assert [r.id for r in rows] == [str(k) for k in range(30)]  # every row, in order
+    by_id = {r.id: int(r.title) for r in rows}
+    assert by_id["12"] == os.getpid()  # its batch (10-14) ran here
+    assert all(by_id[str(k)] == os.getpid() for k in range(10, 15))
+    assert any(by_id[str(k)] != os.getpid() for k in range(10))  # the others in workers
+    assert any("failed in a worker" in m for m in caplog.messages)
+
+
+def test_step_times_of_the_workers_reach_the_wave(tmp_path):
+    step = group()
+    for member in step.steps:
+        member.timing_dir = str(tmp_path / "timing")
+    tables = batches(6)
+    list(parallel.run_parallel(step, tables, workers=2))
+    parallel.release()
+    times = timing.collect(str(tmp_path / "timing"))
+    assert times["first"]["records"] == 30
+    assert times["second"]["records"] == 20  # first dropped the 10 spam texts
+    assert step.steps[0].timing_dir == str(tmp_path / "timing")  # pickling left the step as it was
+
+
+def test_a_local_run_gives_the_same_output_with_filter_workers(tmp_path, monkeypatch):
+    """The runner sends the filters after a Stage to the workers; their output equals the in-process run's."""
+    src = tmp_path / "docs.jsonl"
+    rng = random.Random(7)
+    vocab = [f"{a}{b}" for a in ("river", "bank", "fox", "field", "house", "market", "bridge", "garden")
+             for b in ("", "s", "side", "land", "way", "er")] + ["the", "and", "of", "that", "with", "have", "to"]
+    with src.open("w") as fh:
+        for k in range(700):
+            text = ". ".join(" ".join(rng.choice(vocab) for _ in range(12)).capitalize() for _ in range(8)) + "."
+            if k % 50 == 0:
+                text = "buy " * 80  # repetitive: Gopher drops it
+            fh.write(json.dumps({"id": str(k), "url": f"http://h{k % 7}.example/{k}", "text": text}) + "\n")
+    config = tmp_path / "c.yaml"
+    config.write_text("steps:\n  - use: dedup.exact.ExactDedup\n"
+                      "  - use: filters.heuristics_gopher.GopherRepetition\n"
+                      "  - use: filters.heuristics_gopher.GopherQuality\n")
+    monkeypatch.setattr(parallel, "MIN_BATCHES", 2)  # 700 rows are 3 batches of 256
+
+    def go(out, workers):
+        return run(RunOptions(config=load_config(str(config)), inputs=[str(src)], output=out, local=True,
+                              progress=False, annotate=True, filter_workers=workers))
+
+    started = []
+    real = parallel.run_parallel
+
+    def spy(step, tables, workers):
+        started.append(workers)
+        return real(step, tables, workers)
+
+    monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
+    one = go(tmp_path / "one", 1)
+    two = go(tmp_path / "two", 2)
+    assert started == [2]  # the group after the Stage, with filter_workers 2 only
+    timed = {"seconds", "cpu_seconds"}
+    assert [{k: v for k, v in s.items() if k not in timed} for s in one["steps"]] == \
+        [{k: v for k, v in s.items() if k not in timed} for s in two["steps"]]
+    a = pd.read_parquet(tmp_path / "one" / "text").sort_values("id").reset_index(drop=True)
+    b = pd.read_parquet(tmp_path / "two" / "text").sort_values("id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
+    assert a["dropped_by"].notna().sum() >= 14
+    # the workers' step times reached stats.json
+    assert next(s for s in two["steps"] if s["step"] == "gopher_quality").get("seconds", 0) > 0
