@@ -269,21 +269,28 @@ def _odd(w: str) -> bool:
 
 def _diversity(content: list[str], window: int = 50) -> float:
     """Moving-average type-token ratio of the content words (Covington and McFall 2010), over windows of ``window``
-    words, so that it does not fall with length as the plain ratio does; the plain ratio under one window."""
+    words, so that it does not fall with length as the plain ratio does; the plain ratio under one window.
+
+    The sum of the windows' distinct words, counted per word: word ``i`` is new in the windows that hold it and
+    start after its previous occurrence. The same integer sum as sliding a Counter over the text (and so the same
+    value), without a Python step per word and window (it was a tenth of ``compute``'s time)."""
+    import numpy as np
+
     n = len(content)
     if n < 10:
         return float("nan")
     if n <= window:
         return len(set(content)) / n
-    counts = Counter(content[:window])
-    total = len(counts)
-    for i in range(window, n):
-        counts[content[i]] += 1
-        old = content[i - window]
-        counts[old] -= 1
-        if not counts[old]:
-            del counts[old]
-        total += len(counts)
+    vocab: dict[str, int] = {}
+    ids = np.array([vocab.setdefault(w, len(vocab)) for w in content], dtype=np.int64)
+    order = np.argsort(ids, kind="stable")  # each word's occurrences in text order, words one after another
+    prev = np.full(n, -1, dtype=np.int64)
+    same = ids[order[1:]] == ids[order[:-1]]
+    prev[order[1:][same]] = order[:-1][same]
+    i = np.arange(n, dtype=np.int64)
+    first = np.maximum(np.maximum(i - window + 1, prev + 1), 0)  # the first window holding word i as new
+    last = np.minimum(i, n - window)  # the last window holding word i
+    total = int(np.maximum(last - first + 1, 0).sum())
     return total / (n - window + 1) / window
 
 

@@ -153,15 +153,15 @@ def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
     """
     import numpy as np
 
-    ws = [w.lower() for w in words(text)]
+    ws = words(text.lower())  # lower-casing first gives the same words: no character of _STRIP has a case
     top = dict.fromkeys(top_ns, 0.0)
     dup = dict.fromkeys(dup_ns, 0.0)
-    lens = np.fromiter((len(w) for w in ws), dtype=np.int64, count=len(ws))
+    lens = np.fromiter(map(len, ws), dtype=np.int64, count=len(ws))
     total = int(lens.sum())
     if not total:
         return top, dup
     vocab: dict[str, int] = {}
-    ids = np.fromiter((vocab.setdefault(w, len(vocab) + 1) for w in ws), dtype=np.uint64, count=len(ws))
+    ids = np.array([vocab.setdefault(w, len(vocab) + 1) for w in ws], dtype=np.uint64)
     char_prefix = np.concatenate(([0], np.cumsum(lens)))
     keys = ids.copy()
     zero = False

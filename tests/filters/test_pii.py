@@ -129,3 +129,24 @@ def test_targets_on_the_pii_dev_set() -> None:
     for label, s in evaluate(rows).items():
         r_min, p_min = TARGETS[label]
         assert s["recall"] >= r_min and s["precision"] >= p_min, (label, s)
+
+
+def _spans(matches) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in matches]
+
+
+@pytest.mark.parametrize(("pattern", "min_digits"), [(pii._CARD, 12), (pii._SSN, 9), (pii._IPV4, 4)])
+def test_numeric_patterns_over_runs_find_what_the_whole_text_scan_finds(pattern, min_digits) -> None:
+    """The card, SSN and IPv4 patterns run over the numeric stretches only; the spans must be the whole text's."""
+    import random
+
+    rng = random.Random(3)
+    texts = ["Card 4111 1111 1111 1111, SSN 123-45-6789, host 8.8.8.8; v1.2.3.4 and 10.0.0.1..5 or 1.2.3.4.5",
+             "1.2.3.4" + "." * 50 + "5", "-123-45-6789-", "x4111-1111-1111-1111y", "  999 99 9999 ", ""]
+    for _ in range(3000):
+        texts.append("".join(rng.choice("0123456789 .-a:+\n") for _ in range(rng.randint(1, 60))))
+    if PII_DEV.exists():  # more real texts where the data is there; the synthetic ones above run everywhere
+        texts += [json.loads(line)["text"] for line in PII_DEV.read_text().splitlines()]
+    for text in texts:
+        assert _spans(pii._in_runs(pattern, text, pii._numeric_runs(text), min_digits)) == \
+            _spans(pattern.finditer(text)), text

@@ -201,3 +201,39 @@ def test_train_signals_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert not isinstance(step.process_batch(docs([CLEAN]))[0], Drop)
     assert main(["quality", "train", "--signals", "--positive", str(good), "--negative", str(junk),
                  "-o", str(model), "--target-retention", "2"]) == 2
+
+
+def _mattr_by_counter(content: list[str], window: int = 50) -> float:
+    """The moving-average type-token ratio the slow way: a Counter slid over the words (the reference)."""
+    from collections import Counter
+
+    n = len(content)
+    if n < 10:
+        return float("nan")
+    if n <= window:
+        return len(set(content)) / n
+    counts = Counter(content[:window])
+    total = len(counts)
+    for i in range(window, n):
+        counts[content[i]] += 1
+        old = content[i - window]
+        counts[old] -= 1
+        if not counts[old]:
+            del counts[old]
+        total += len(counts)
+    return total / (n - window + 1) / window
+
+
+def test_content_diversity_equals_the_sliding_counter():
+    import math
+    import random
+
+    from filters.signals import _diversity
+
+    rng = random.Random(5)
+    for _ in range(400):
+        vocab = [f"w{k}" for k in range(rng.randint(1, 120))]
+        content = [rng.choice(vocab) for _ in range(rng.randint(0, 400))]
+        window = rng.choice((3, 10, 50))
+        want, got = _mattr_by_counter(content, window), _diversity(content, window)
+        assert (math.isnan(want) and math.isnan(got)) or want == got, (len(content), window)
