@@ -72,6 +72,7 @@ class ClipScore(Step):
 
     input_kind = "image"
     default_name = "clip_score"
+    multicore = True  # torch's threads use the cores already: a local run keeps the model in one process
 
     def __init__(self, model: str | None = None, pretrained: str | None = None, model_config: str | None = None,
                  min_score: float | None = DEFAULT_MIN_SCORE, batch_size: int = 64, device: str = "auto",

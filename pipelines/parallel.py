@@ -15,7 +15,8 @@ stats.json as from Ray's workers. A batch that fails in a worker (the worker die
 warning: never a lost batch, never a failed wave that this process would have finished.
 
 What runs here: the runner sends a step only when the run is local, more than one worker is wanted, the step works
-in-process on the CPU (not extraction, not a GPU step) and a Stage came before it in its lane. Small inputs stay in
+in-process on the CPU (not extraction, not a GPU step, not one whose model spreads over the cores itself:
+``Step.multicore``) and a Stage came before it in its lane. Small inputs stay in
 this process: a lane with fewer than ``MIN_BATCHES`` batches after the Stage is not worth starting workers (about
 a second each, the imports of the filters and their models). The runner stops the workers after each wave
 (``release``): the next wave's extraction workers then start beside no idle filter workers, and the tree's peak

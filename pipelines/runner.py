@@ -405,7 +405,7 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
 
 def _filter_workers(opts: RunOptions, step: Any) -> int:
     """How many processes share the batches of ``step`` (pipelines/parallel.py): a local run's CPU steps only."""
-    if not opts.local or step.works_out_of_process or step.num_gpus:
+    if not opts.local or step.works_out_of_process or step.num_gpus or step.multicore:
         return 1
     return opts.filter_workers if opts.filter_workers is not None else default_workers()
 

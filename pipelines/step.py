@@ -92,6 +92,9 @@ class Step(_Component):
     # True for a step whose work happens in another process (a worker it feeds, a server it calls): the local
     # runner then reads and prepares its next batch in a thread while the current one is out.
     works_out_of_process: ClassVar[bool] = False
+    # True for a step whose own work already spreads over the cores (torch's threads): a local run keeps it in its
+    # own process instead of starting a filter worker per core that would each load its model (pipelines/parallel.py).
+    multicore: ClassVar[bool] = False
 
     def setup(self) -> None:
         """Load models here (once per process / actor), never in ``__init__``."""
@@ -262,6 +265,10 @@ class StepGroup:
     @property
     def works_out_of_process(self) -> bool:
         return any(s.works_out_of_process for s in self.steps)
+
+    @property
+    def multicore(self) -> bool:
+        return any(s.multicore for s in self.steps)
 
     @property
     def needs_actor(self) -> bool:

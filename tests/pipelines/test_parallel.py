@@ -151,3 +151,20 @@ def test_a_local_run_gives_the_same_output_with_filter_workers(tmp_path, monkeyp
     assert a["dropped_by"].notna().sum() >= 14
     # the workers' step times reached stats.json
     assert next(s for s in two["steps"] if s["step"] == "gopher_quality").get("seconds", 0) > 0
+
+
+def test_which_steps_the_runner_sends_to_workers(tmp_path):
+    from pipelines.runner import _filter_workers
+
+    class Torchy(MarkPid):
+        multicore = True
+
+    def opts(**kw):
+        return RunOptions(config=load_config("light"), inputs=[], output=tmp_path, **kw)
+
+    plain, torchy = MarkPid(), Torchy()
+    assert _filter_workers(opts(local=True, filter_workers=3), plain) == 3
+    assert _filter_workers(opts(local=True), plain) >= 1  # one per core
+    assert _filter_workers(opts(local=False, filter_workers=3), plain) == 1  # Ray spreads batches itself
+    assert _filter_workers(opts(local=True, filter_workers=3), torchy) == 1
+    assert _filter_workers(opts(local=True, filter_workers=3), StepGroup([plain, torchy])) == 1
