@@ -12,28 +12,26 @@ shingles, 14 bands x 8 rows) -> Parquet. Four systems, in fresh output folders, 
   datatrove requires both);
 - ``winnow default --local`` (issue 28): ``pipelines.runner.run(RunOptions(local=True))`` with
   ``pipelines/configs/default.yaml``, the chain users run, on the same WARCs. Not the chain above: it does much more
-  work per page, and keeps other documents. Its extraction is winnow's own (extract/step.py ``ExtractPage``: one
-  parse per page, a trained block-selection model, Markdown text with code, math and tables, and from the same
-  parse the image/alt-text pairs and the interleaved document: three outputs, not one), in the same deadline
-  worker processes; before it, the training opt-out and URL filters; after it, on the text lane: lid.176 on the
-  prose for every language (macrolanguages, not English only) and a host-level language fallback (a Stage), the
-  Gopher, C4 and FineWeb rules computed as quality signals (only lorem ipsum and Gopher's 100,000-word ceiling drop),
-  clear-junk rules, a calibrated quality model over the signals, host-level quality (a Stage), profanity and PII
-  redaction; the image/alt-text lane (URL filter, language ID, alt-text quality, profanity, PII) and the interleaved
-  lane (most of the text lane's steps again) after that; then exact dedup on all three lanes and MinHash (14 x 8)
-  with pairs confirmed by Jaccard >= 0.8 on text and interleaved. The steps after a Stage (on this input: from Gopher
-  to PII on the text and interleaved lanes) run in one filter worker process per core once the wave's extraction
-  is over (pipelines/parallel.py; ``filter_workers`` 1 puts them back in the run's process). Its kept rows are
-  reported per output
-  (``text``, ``image_text``, ``interleaved``); the URL-level figures (planted duplicates, agreement) are not
-  computed for it: they describe the trafilatura chain's English kept set. "passed" for it is the text documents
-  that reached ``exact_dedup``, "dedup-" what exact and MinHash dedup removed from them (stats.json counts). Where
-  its time goes: stats.json ``steps[i]["seconds"]`` (per step, summed over waves and over the processes that ran
-  it, the filter workers' included; extraction's is the time each batch was out to its worker processes, a batch
-  ahead of the filters and beside
-  them, so the steps' seconds add up to more than the wall time; the JSON's counts also keep each step's
-  ``cpu_seconds``, of the pipeline's own process only), printed as "per-step seconds". The
-  Stages (host language, host quality, exact and MinHash dedup) record no seconds. Its child also writes a trace
+  work per page, and keeps other documents. Its extraction is winnow's own (extract/step.py ``ExtractPage``: one parse
+  per page, a trained block-selection model, Markdown text with code, math and tables, and from the same parse the
+  image/alt-text pairs and the interleaved document: three outputs, not one), in the same deadline worker processes;
+  before it, the training opt-out and URL filters; after it, on the text lane: lid.176 on the prose for every language
+  (macrolanguages, not English only) and a host-level language fallback (a Stage), the Gopher, C4 and FineWeb rules
+  computed as quality signals (only lorem ipsum and Gopher's 100,000-word ceiling drop), clear-junk rules, a
+  calibrated quality model over the signals, host-level quality (a Stage), profanity and PII redaction; the
+  image/alt-text lane (URL filter, language ID, alt-text quality, profanity, PII) and the interleaved lane (most of
+  the text lane's steps again) after that; then exact dedup on all three lanes and MinHash (14 x 8) with pairs
+  confirmed by Jaccard >= 0.8 on text and interleaved. The steps after a Stage (on this input: from Gopher to PII on
+  the text and interleaved lanes) are shared by the run's process and a filter worker per other core once the wave's
+  extraction is over (pipelines/parallel.py; ``filter_workers`` 1 puts them back in the run's process). Its kept rows
+  are reported per output (``text``, ``image_text``, ``interleaved``); the URL-level figures (planted duplicates,
+  agreement) are not computed for it: they describe the trafilatura chain's English kept set. "passed" for it is the
+  text documents that reached ``exact_dedup``, "dedup-" what exact and MinHash dedup removed from them (stats.json
+  counts). Where its time goes: stats.json ``steps[i]["seconds"]`` (per step, summed over waves and over the processes
+  that ran it, the filter workers' included; extraction's is the time each batch was out to its worker processes, a
+  batch ahead of the filters and beside them, so the steps' seconds add up to more than the wall time; the JSON's
+  counts also keep each step's ``cpu_seconds``, of the pipeline's own process only), printed as "per-step seconds".
+  The Stages (host language, host quality, exact and MinHash dedup) record no seconds. Its child also writes a trace
   (``r<round>-<system>.trace.jsonl`` next to the run's log, every 0.5 s: its RSS, the bytes in Arrow's memory pool,
   its children's RSS, and the repo frames its main thread is in), to see which step holds memory when it grows.
 

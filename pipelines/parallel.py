@@ -4,8 +4,9 @@ Why (issue 28). ``winnow run --local`` extracts in one worker process per core (
 pipeline's own process runs the filters beside it. Once a lane has passed a Stage (host language, host quality,
 dedup) the wave's extraction is over, yet the filters after it ran in that one process: on bench/e2e.py's input
 the default chain kept 1.31 of the 2 cores busy, 110 of its 194 seconds with one core idle. Here the batches of
-such a step go to ``workers`` processes (one per core by default), each batch whole to one worker, the answers
-in input order: the rows, their order and their ``dropped_by`` are the same as in this process.
+such a step are shared among ``workers`` processes (one per core by default): this one, which has nothing else to
+do by then, and ``workers - 1`` worker processes. Each batch goes whole to one of them and the answers come back in
+input order: the rows, their order and their ``dropped_by`` are the same as in this process alone.
 
 The workers are pipelines/deadline.py's: fresh interpreters (not forks of a process holding a wave of data and
 threads) fed over pipes. Each unpickles a step once per set of parameters and calls its ``setup`` (models load
@@ -20,7 +21,8 @@ in-process on the CPU (not extraction, not a GPU step, not one whose model sprea
 this process: a lane with fewer than ``MIN_BATCHES`` batches after the Stage is not worth starting workers (about
 a second each, the imports of the filters and their models). The runner stops the workers after each wave
 (``release``): the next wave's extraction workers then start beside no idle filter workers, and the tree's peak
-memory stays what one set of workers costs.
+memory stays what one set of workers costs. Why this process takes batches too, rather than a worker per core:
+``_round``.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ import hashlib
 import itertools
 import logging
 import pickle
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
 
-from pipelines.deadline import close_shared, map_shared
+from pipelines.deadline import close_shared, shared_worker
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,8 @@ TARGET = "pipelines.parallel:run_batch"
 # run again in this process, as it would have been without workers.
 BATCH_LIMIT_S = 900.0
 MIN_BATCHES = 4  # fewer batches after a Stage: run in this process (see the module docstring)
-ROUND_BATCHES = 4  # batches handed out per worker at a time: enough that a slow batch does not idle the others
+ROUND_BATCHES = 6  # batches per process in a round (the answers of a round come together): a few, so that the last
+# batch of a round keeps one process waiting for a small share of the round, and the round's tables stay few
 
 _set_up: dict[bytes, Any] = {}  # in a worker: the steps unpickled and set up so far, by their pickle's digest
 
@@ -83,13 +87,14 @@ def run_batch(step_bytes: bytes, table: pa.Table, timing_dir: str | None) -> pa.
     return step(table)
 
 
-def run_parallel(step: Any, tables: Iterable[pa.Table], workers: int) -> Iterator[pa.Table]:
-    """``step`` over ``tables`` (``step(table)`` for each, in order), in ``workers`` worker processes when there
-    are at least ``MIN_BATCHES`` tables; in this process otherwise. ``step`` is set up here only when a batch has
-    to run here."""
+def run_parallel(step: Any, tables: Iterable[pa.Table], workers: int, here: bool = True) -> Iterator[pa.Table]:
+    """``step`` over ``tables`` (``step(table)`` for each, in order) in ``workers`` processes: this one (when
+    ``here``) and worker processes for the rest, when there are at least ``MIN_BATCHES`` tables; in this process
+    alone otherwise. ``step`` is set up here only when a batch runs here."""
+    helpers = workers - 1 if here else workers
     it = iter(tables)
     head = list(itertools.islice(it, MIN_BATCHES))
-    if workers <= 1 or len(head) < MIN_BATCHES:
+    if helpers < 1 or len(head) < MIN_BATCHES:
         yield from (_here(step, t) for t in head)
         yield from (_here(step, t) for t in it)
         return
@@ -97,14 +102,74 @@ def run_parallel(step: Any, tables: Iterable[pa.Table], workers: int) -> Iterato
     timing_dir = _member_steps(step)[0].timing_dir
     pending = itertools.chain(head, it)
     while chunk := list(itertools.islice(pending, workers * ROUND_BATCHES)):
-        answers = map_shared(TARGET, [(blob, table, timing_dir) for table in chunk], BATCH_LIMIT_S, workers)
-        for table, (ok, value) in zip(chunk, answers, strict=True):
+        for table, (ok, value) in zip(chunk, _round(step, blob, timing_dir, chunk, helpers, here), strict=True):
             if ok:
                 yield value
                 continue
             log.warning("step %s: a batch of %d rows failed in a worker (%s: %s); running it in this process",
                         getattr(step, "name", type(step).__name__), table.num_rows, type(value).__name__, value)
             yield _here(step, table)
+
+
+class _Deal:
+    """Hands out the indices of a round's batches, the next to whoever asks first (thread-safe)."""
+
+    def __init__(self, n: int) -> None:
+        self._next = iter(range(n))
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def take(self) -> int | None:
+        with self._lock:
+            return None if self._stopped else next(self._next, None)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+
+
+def _round(step: Any, blob: bytes, timing_dir: str | None, chunk: list[pa.Table], helpers: int,
+           here: bool) -> list[tuple[bool, Any]]:
+    """One round of batches: ``(True, result)`` or ``(False, why it failed in a worker)`` for each, in order.
+
+    Each helper worker is fed from a thread of its own (it waits on the pipe without the GIL); this thread takes
+    batches from the same deal and runs them itself, so a run with two cores starts one worker, not two: the run's
+    process has every step's modules loaded already, and a second worker would hold them again (about 380 MB on
+    bench/e2e.py's 16-file wave, the difference between that wave's tree peaking under and over 1.5 GB)."""
+    deal = _Deal(len(chunk))
+    answers: list[tuple[bool, Any] | None] = [None] * len(chunk)
+
+    def feed(k: int) -> None:
+        taken: list[int] = []
+
+        def calls() -> Iterator[tuple[Any, ...]]:
+            while (i := deal.take()) is not None:
+                taken.append(i)
+                yield (blob, chunk[i], timing_dir)
+
+        try:
+            results = shared_worker(TARGET, k).map(calls(), BATCH_LIMIT_S)
+        except BaseException as exc:  # whatever went wrong, the batches it took run here
+            results = [(False, exc)] * len(taken)
+        for i, answer in zip(taken, results, strict=False):
+            answers[i] = answer
+        for i in taken[len(results):]:
+            answers[i] = (False, RuntimeError("no answer from the worker"))
+
+    threads = [threading.Thread(target=feed, args=(k,), name=f"winnow-filter-{k}", daemon=True)
+               for k in range(helpers)]
+    for thread in threads:
+        thread.start()
+    try:
+        while here and (i := deal.take()) is not None:
+            answers[i] = (True, _here(step, chunk[i]))
+    except BaseException:
+        deal.stop()  # the helpers take no more batches; the exception goes on once they are done
+        raise
+    finally:
+        for thread in threads:
+            thread.join()
+    return [a if a is not None else (False, RuntimeError("not run")) for a in answers]
 
 
 def _here(step: Any, table: pa.Table) -> pa.Table:

@@ -57,19 +57,29 @@ def test_batches_run_in_workers_with_the_rows_and_order_of_this_process():
     step = group()
     step.setup()  # the reference, in this process
     here = [step(t) for t in tables]
-    there = list(parallel.run_parallel(group(), tables, workers=2))
+    there = list(parallel.run_parallel(group(), tables, workers=2, here=False))
     assert without_pids(there) == without_pids(here)
     kept = [r for t in there for r in from_table(t) if r.dropped_by is None]
     pids = {int(r.title) for r in kept}
-    assert os.getpid() not in pids and len(pids) >= 1
+    assert os.getpid() not in pids and len(pids) == 2  # two workers, none of it here
     dropped = [r for t in there for r in from_table(t) if r.dropped_by]
     assert {r.dropped_by for r in dropped} == {"first.spam"}
     assert parallel.release() == 2
 
 
+def test_this_process_shares_the_batches_with_one_worker_fewer():
+    tables = batches(12)
+    step = group()
+    step.setup()
+    here = [step(t) for t in tables]
+    there = list(parallel.run_parallel(group(), tables, workers=2))
+    assert without_pids(there) == without_pids(here)
+    assert parallel.release() <= 1  # two processes: this one and at most one worker
+
+
 def test_a_small_input_stays_in_this_process():
     tables = batches(parallel.MIN_BATCHES - 1)
-    out = list(parallel.run_parallel(group(), tables, workers=2))
+    out = list(parallel.run_parallel(group(), tables, workers=2, here=False))
     kept = [r for t in out for r in from_table(t) if r.dropped_by is None]
     assert kept and {int(r.title) for r in kept} == {os.getpid()}
     assert parallel.release() == 0  # no worker was started
@@ -86,14 +96,27 @@ def test_a_batch_whose_worker_dies_is_run_here_and_nothing_is_lost(caplog):
     step.bind(name="dies")
     tables = batches(6, special={12: "die"})
     with caplog.at_level(logging.WARNING, logger="pipelines.parallel"):
-        out = list(parallel.run_parallel(step, tables, workers=2))
+        out = list(parallel.run_parallel(step, tables, workers=1, here=False))
     rows = [r for t in out for r in from_table(t)]
     assert [r.id for r in rows] == [str(k) for k in range(30)]  # every row, in order
     by_id = {r.id: int(r.title) for r in rows}
-    assert by_id["12"] == os.getpid()  # its batch (10-14) ran here
-    assert all(by_id[str(k)] == os.getpid() for k in range(10, 15))
-    assert any(by_id[str(k)] != os.getpid() for k in range(10))  # the others in workers
+    assert all(by_id[str(k)] == os.getpid() for k in range(10, 15))  # the dying batch (10-14) ran here
+    assert all(by_id[str(k)] != os.getpid() for k in (*range(10), *range(15, 30)))  # the others in the worker
     assert any("failed in a worker" in m for m in caplog.messages)
+
+
+def test_an_error_here_stops_the_round_and_is_raised(monkeypatch):
+    step = group()
+    calls = []
+
+    def broken(table):
+        calls.append(1)
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(parallel, "_here", lambda s, t: broken(t))
+    with pytest.raises(OSError, match="disk gone"):
+        list(parallel.run_parallel(step, batches(8), workers=2))
+    assert len(calls) == 1  # the deal stopped: this process took no second batch
 
 
 def test_step_times_of_the_workers_reach_the_wave(tmp_path):
@@ -101,7 +124,7 @@ def test_step_times_of_the_workers_reach_the_wave(tmp_path):
     for member in step.steps:
         member.timing_dir = str(tmp_path / "timing")
     tables = batches(6)
-    list(parallel.run_parallel(step, tables, workers=2))
+    list(parallel.run_parallel(step, tables, workers=2))  # this process and one worker
     parallel.release()
     times = timing.collect(str(tmp_path / "timing"))
     assert times["first"]["records"] == 30
