@@ -35,6 +35,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipelines import heap
+
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _REPL_START = re.compile(r"^(?:>>>(?: |$)|In \[\d*\]: |\$ [a-z][\w.+-]*(?: |$))")
 _TABLE_ROW = re.compile(r"^\|.*\|")
@@ -106,6 +108,7 @@ def split(text: str | None) -> TextParts:
     return _split(text or "")
 
 
+@heap.per_wave
 @lru_cache(maxsize=CACHE_SIZE)
 def _split(text: str) -> TextParts:
     if not _MARKERS.search(text):

@@ -41,6 +41,7 @@ from filters.text import (
     word_count,
     words,
 )
+from pipelines import heap
 
 # lid.176 code -> jusText stop-list name (the languages both know).
 JUSTEXT_NAMES = {
@@ -178,9 +179,9 @@ JUNK_WHEN_HIGH = frozenset({
 })
 
 
-@cache
 def signal(values: tuple[float, ...], name: str) -> float:
-    """One named signal out of ``compute``'s tuple."""
+    """One named signal out of ``compute``'s tuple. (Not memoised: a cache keyed by every document's tuple held each
+    of them for the rest of the run, memory that grew with the input.)"""
     return values[_INDEX[name]]
 
 
@@ -305,6 +306,7 @@ def compute(text: str, lang: str | None = None, link_density: float | None = Non
                     else round(float(link_density), 4))
 
 
+@heap.per_wave
 @lru_cache(maxsize=CACHE_SIZE)
 def _compute(text: str, lang: str | None, link_density: float | None) -> tuple[float, ...]:
     parts = split(text)

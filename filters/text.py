@@ -22,6 +22,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from pipelines import heap
+
 # lid.176 codes of languages written without spaces between words.
 TEXT_CACHE_SIZE = 1024  # entries of the by-text caches here, as filters/parts.py's CACHE_SIZE (why: there)
 UNSPACED_LANGS = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo", "wuu", "yue"})
@@ -77,6 +79,7 @@ def word_count(text: str, lang: str | None = None) -> int:
     return count_words(words(text))
 
 
+@heap.per_wave
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _cached_word_count(text: str) -> int:
     return count_words(words(text))
@@ -135,6 +138,7 @@ DUP_NS = (5, 6, 7, 8, 9, 10)
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # odd 64-bit constant (golden ratio); keys wrap modulo 2**64
 
 
+@heap.per_wave
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
                  dup_ns: tuple[int, ...] = DUP_NS) -> tuple[dict[int, float], dict[int, float]]:

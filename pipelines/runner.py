@@ -241,6 +241,7 @@ def run(opts: RunOptions) -> dict[str, Any]:
             waves[wid] = record
             if opts.local:
                 parallel.release()  # the next wave's extraction workers start beside no idle filter workers
+                heap.forget_waves_caches()
                 heap.trim()  # the wave's transient objects are gone: the next wave starts from the same heap
 
     all_tallies = [t for w in waves.values() for t in w["tally"]]

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from pipelines import heap
+
 pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt/malloc_trim are glibc's")
 
 
@@ -31,3 +33,29 @@ def test_a_trim_returns_freed_heap_to_the_kernel() -> None:
     """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(done.stdout) > 50 * 2**20
+
+
+def test_per_wave_caches_are_emptied_between_waves():
+    from functools import lru_cache
+
+    from filters import parts, signals, text
+
+    @heap.per_wave
+    @lru_cache(maxsize=8)
+    def twice(x: str) -> str:
+        return x * 2
+
+    twice("a"), twice("b")
+    signals.compute("A short text about the river. It has two sentences.", "en")
+    assert twice.cache_info().currsize == 2 and signals._compute.cache_info().currsize >= 1
+    assert heap.forget_waves_caches() >= 3
+    for cached in (twice, signals._compute, text.ngram_shares, text._cached_word_count, parts._split):
+        assert cached.cache_info().currsize == 0
+
+
+def test_reading_a_signal_keeps_no_document():
+    from filters import signals
+
+    values = signals.compute("A short text about the river. It has two sentences.", "en")
+    assert signals.signal(values, "log_words") == values[signals.NAMES.index("log_words")]
+    assert not hasattr(signals.signal, "cache_info")  # a cache keyed by each document's tuple grew with the input
