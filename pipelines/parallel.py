@@ -42,9 +42,9 @@ from pipelines.deadline import close_shared, shared_worker
 log = logging.getLogger(__name__)
 
 TARGET = "pipelines.parallel:run_batch"
-# A batch is 256 records; the slowest filter batch measured on bench/e2e.py took about 4 s. The limit is there
-# only so that a worker stuck in a pathological regular expression cannot hang the run: past it the batch is
-# run again in this process, as it would have been without workers.
+# A batch is 256 records: about 3 s of the default chain's text-lane filters on bench/e2e.py's pages (39 s of step
+# time over 13 batches). The limit is there only so that a worker stuck in a pathological regular expression cannot
+# hang the run: past it the batch is run again in this process, as it would have been without workers.
 BATCH_LIMIT_S = 900.0
 MIN_BATCHES = 4  # fewer batches after a Stage: run in this process (see the module docstring)
 ROUND_BATCHES = 6  # batches per process in a round (the answers of a round come together): a few, so that the last
@@ -134,8 +134,8 @@ def _round(step: Any, blob: bytes, timing_dir: str | None, chunk: list[pa.Table]
 
     Each helper worker is fed from a thread of its own (it waits on the pipe without the GIL); this thread takes
     batches from the same deal and runs them itself, so a run with two cores starts one worker, not two: the run's
-    process has every step's modules loaded already, and a second worker would hold them again (about 380 MB on
-    bench/e2e.py's 16-file wave, the difference between that wave's tree peaking under and over 1.5 GB)."""
+    process has every step's modules loaded already, and a second worker would hold them again (about 380 MB: on
+    bench/e2e.py's 3x input the tree peaked at 1,561 MB with two workers, 1,544 MB with one)."""
     deal = _Deal(len(chunk))
     answers: list[tuple[bool, Any] | None] = [None] * len(chunk)
 
