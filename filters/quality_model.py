@@ -103,6 +103,12 @@ def load(path: str) -> dict[str, Any]:
         raise ValueError(f"quality model {path} cannot be read ({type(exc).__name__}: {exc}); retrain it") from None
     if not isinstance(bundle, dict) or "model" not in bundle:
         raise ValueError(f"{path} is not a winnow signals model")
+    # one OpenMP thread for the trees, set for the process: the model scores a batch at a time in each process (the
+    # parallelism comes from processes: a filter worker per core), and on a busy machine OpenMP's spinning threads
+    # made a small predict take seconds instead of milliseconds (measured on the 2-core development machine, issue 12)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="openmp")
     written = bundle.get("sklearn_version")
     if written and _sklearn_minor(written) != _sklearn_minor(sklearn.__version__):
         raise ValueError(f"quality model {path} was written by scikit-learn {written}, this is {sklearn.__version__}: "

@@ -1,4 +1,4 @@
-"""Rebuild extraction's block classifier (extract/models/blocks.pkl) from the WCXB dev split, with its report.
+"""Rebuild extraction's block classifier (extract/models/blocks.zip) from the WCXB dev split, with its report.
 
     .venv/bin/python scripts/train_extract_model.py [--data ../shared/data/wcxb/dev] [--folds 5] [--jobs 2]
 
@@ -25,7 +25,9 @@ The defaults are the shipped recipe (two stages, the quick model and its routing
    alone (overall; ``--route-tolerance`` allows a loss) is chosen. The grid is in the report.
 4. The shipped model is fitted on all pages, with out-of-fold page-type probabilities as its type features
    (the distribution it meets at inference); the page-type model itself is shipped separately
-   (scripts/train_page_type.py).
+   (scripts/train_page_type.py). It is written as a zip of ``model.json`` and one ONNX graph per stage
+   (extract/select.py ``save_model``, extract/trees.py), which needs the ``onnx`` package (the ``train`` extra,
+   part of ``dev``).
 
 Deterministic (fixed seeds). ``THREADS`` OpenMP threads per fit: on 2 cores shared with other work, sklearn's thread
 pool made fits many times slower than one thread.
@@ -250,7 +252,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="pickle of the built rows: reused when present")
     parser.add_argument("--report", type=Path, help="write the cross-validation report here (JSON)")
     parser.add_argument("--predictions", type=Path, help="write the held-out texts here (JSON: id -> text)")
-    parser.add_argument("--out", type=Path, default=ROOT / "extract" / "models" / "blocks.pkl")
+    parser.add_argument("--out", type=Path, default=ROOT / "extract" / "models" / "blocks.zip")
     parser.add_argument("--no-save", action="store_true", help="cross-validate only")
     parser.add_argument("--no-cv", action="store_true", help="fit and save only, with --threshold for every type")
     parser.add_argument("--threshold", type=float, default=0.4, help="the threshold saved with --no-cv")

@@ -2,7 +2,7 @@
 
 ``fixtures/<name>.html`` goes through ``extract_page`` with the defaults; the text must equal
 ``fixtures/expected/<name>.md`` character for character. The text is what the shipped block model chooses
-(extract/models/blocks.pkl), rendered by extract/segment.py: a retrained model that moves a block, or a change of
+(extract/models/blocks.zip), rendered by extract/segment.py: a retrained model that moves a block, or a change of
 rendering, shows up here as a diff to review (and, when it is right, to copy into the expected file).
 """
 

@@ -3,6 +3,8 @@ quick model is unsure of, and the choice on the others is the quick model's own.
 
 from __future__ import annotations
 
+import json
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -63,22 +65,59 @@ def test_a_threshold_that_empties_the_quick_choice_still_falls_back_to_trafilatu
 
 def test_a_model_file_without_a_quick_stage_routes_every_page(tmp_path: Path) -> None:
     full = shipped_model()
-    path = tmp_path / "blocks.pkl"
+    path = tmp_path / "blocks.zip"
     save_model(BlockModel(full.estimator, full.threshold, full.trafilatura, second=full.second,
                           type_thresholds=full.type_thresholds, metadata=full.metadata), path)
     loaded = load_model(path)
     assert loaded.quick is None and loaded.route == {}
+    assert loaded.type_thresholds == full.type_thresholds and loaded.metadata == full.metadata
+
+
+def test_the_model_file_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    path = tmp_path / "blocks.zip"
+    save_model(shipped_model(), path)
+    assert path.read_bytes() == MODEL_PATH.read_bytes()  # no clock or order in the bytes
+
+
+def _rewrite(tmp_path: Path, change: dict[str, bytes | None]) -> Path:
+    """A copy of the shipped file with members replaced (bytes) or left out (None)."""
+    path = tmp_path / "blocks.zip"
+    with zipfile.ZipFile(MODEL_PATH) as src, zipfile.ZipFile(path, "w") as dst:
+        for name in src.namelist():
+            data = change.get(name, src.read(name))
+            if data is not None:
+                dst.writestr(name, data)
+    return path
 
 
 def test_a_model_file_of_an_unknown_format_version_is_refused(tmp_path: Path) -> None:
-    import pickle
-
-    doc = pickle.loads(MODEL_PATH.read_bytes())
+    with zipfile.ZipFile(MODEL_PATH) as zf:
+        doc = json.loads(zf.read("model.json"))
     doc["format_version"] = 99
-    path = tmp_path / "blocks.pkl"
-    path.write_bytes(pickle.dumps(doc))
     with pytest.raises(BlockModelError, match="format version 99"):
+        load_model(_rewrite(tmp_path, {"model.json": json.dumps(doc).encode()}))
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"quick_second.onnx": None}, "the quick stage's trees are missing"),
+    ({"full.onnx": b"\x08\x07 not a graph"}, "the full stage's trees cannot be read"),
+    ({"model.json": None}, "no model.json"),
+    ({"model.json": b"{not json"}, "unreadable"),
+])
+def test_a_damaged_model_file_is_a_clear_error_naming_it(tmp_path: Path, change: dict, why: str) -> None:
+    path = _rewrite(tmp_path, change)
+    with pytest.raises(BlockModelError, match=why) as info:
         load_model(path)
+    assert str(path) in str(info.value) and "train_extract_model.py" in str(info.value)
+
+
+def test_a_missing_or_foreign_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(BlockModelError, match="missing"):
+        load_model(tmp_path / "nowhere.zip")
+    pickled = tmp_path / "blocks.pkl"  # the format before issue 28's ONNX graphs
+    pickled.write_bytes(b"\x80\x05\x95 a pickle, not a zip")
+    with pytest.raises(BlockModelError, match=r"unreadable \(BadZipFile"):
+        load_model(pickled)
 
 
 def test_quick_false_sends_every_page_to_the_full_model() -> None:
