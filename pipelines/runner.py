@@ -47,7 +47,7 @@ from tqdm import tqdm
 
 from pipelines import heap, parallel, storage, timing
 from pipelines.config import ConfigError, PipelineConfig
-from pipelines.dataset import Dataset, LocalDataset
+from pipelines.dataset import Dataset, LocalDataset, drain_together
 from pipelines.deadline import default_workers
 from pipelines.readers import input_kind, input_labels, read_input
 from pipelines.readers.locate import known_size
@@ -373,22 +373,16 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
         by_kind[kind] = _source(opts, group, labels, next((u for u in units if u.input_kind == kind), None))
 
     staged: set[str] = set()  # the kinds whose lane has passed a Stage: the wave's extraction is over there
-    for step in units:
+    rest = list(units)
+    # Up to the fan-out (reading, extraction), one chain; after it, on a local run, each lane goes on in a thread of
+    # its own (``_lanes_apart``), so that one lane's Stage (which reads its whole lane at once) and single-process
+    # work overlap another lane's filters.
+    while rest and not (opts.local and len(by_kind) > 1 and _lanes_apart(rest)):
+        step = rest.pop(0)
         ds = by_kind.pop(step.input_kind, None)
         if ds is None:
             continue
-        if isinstance(step, Stage):
-            staged.add(step.input_kind)
-            if hasattr(step, "bind_state"):
-                step.bind_state(storage.join(out, STATE_DIR, step.name), wid, done)
-            if against and hasattr(step, "bind_against"):
-                try:
-                    step.bind_against([(storage.join(prev, STATE_DIR, step.name), waves) for prev, waves in against])
-                except ValueError as exc:  # e.g. an index made with other parameters
-                    raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
-            ds = step.run(ds)
-        else:
-            ds = ds.apply_step(step, _filter_workers(opts, step) if step.input_kind in staged else 1)
+        ds = _apply(opts, step, ds, staged, out, wid, done, against)
         kinds = step.produces_kinds
         lanes = ds.split(kinds) if len(kinds) > 1 else {kinds[0]: ds}
         for target, lane in lanes.items():
@@ -397,11 +391,38 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
     shards = shard_settings(opts.config.output)
     writer = ShardWriter(out, wid, annotate=opts.annotate, max_rows=shards["max_rows_per_shard"],
                          max_bytes=shards["max_bytes_per_shard"], compression_level=shards["compression_level"])
-    tallies: list[dict[str, Any]] = []
-    for ds in by_kind.values():
-        for table in ds.rebatch(writer.max_rows).map_batches(writer).tables():
-            tallies.extend(table.to_pylist())
-    return tallies
+
+    def written(kind: str, ds: Dataset) -> Iterator[pa.Table]:
+        # the rest of the lane's steps, then its tallies; in the thread that drains it
+        for step in (u for u in rest if u.input_kind == kind):
+            ds = _apply(opts, step, ds, staged, out, wid, done, against)
+        yield from ds.rebatch(writer.max_rows).map_batches(writer).tables()
+
+    lanes = [written(kind, ds) for kind, ds in by_kind.items()]
+    if opts.local:  # pipelines/dataset.py drain_together; Ray runs the lanes' tasks itself
+        return [tally for lane in drain_together(lanes, pa.Table.to_pylist) for tally in lane]
+    return [tally for lane in lanes for table in lane for tally in table.to_pylist()]
+
+
+def _lanes_apart(units: list[Any]) -> bool:
+    """Whether every one of ``units`` keeps its records' kind: from here on the lanes never meet again."""
+    return all(u.produces_kinds == (u.input_kind,) for u in units)
+
+
+def _apply(opts: RunOptions, step: Any, ds: Dataset, staged: set[str], out: str, wid: str, done: set[str],
+           against: list[tuple[str, set[str]]] | None) -> Dataset:
+    """``step`` (a Step, a StepGroup or a Stage) over ``ds``."""
+    if not isinstance(step, Stage):
+        return ds.apply_step(step, _filter_workers(opts, step) if step.input_kind in staged else 1)
+    staged.add(step.input_kind)
+    if hasattr(step, "bind_state"):
+        step.bind_state(storage.join(out, STATE_DIR, step.name), wid, done)
+    if against and hasattr(step, "bind_against"):
+        try:
+            step.bind_against([(storage.join(prev, STATE_DIR, step.name), waves) for prev, waves in against])
+        except ValueError as exc:  # e.g. an index made with other parameters
+            raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
+    return step.run(ds)
 
 
 def _filter_workers(opts: RunOptions, step: Any) -> int:

@@ -59,3 +59,18 @@ class ToyFanOut(Step):
             segments += [Segment(kind="image", image_url=src, alt=alt) for src, alt in images]
             out.append(InterleavedDoc(id=page.id, title=json.dumps(len(images)), segments=segments, **ident))
         return out
+
+
+class ThreadLog(Step):
+    """Passes records on, writing the name of the thread each batch ran in to ``log`` (a line per batch)."""
+
+    def __init__(self, kind: str, log: str) -> None:
+        self.input_kind = kind
+        self.log = log
+
+    def process_batch(self, records: list) -> list:
+        import threading
+
+        with open(self.log, "a") as f:
+            f.write(f"{self.input_kind} {threading.current_thread().name}\n")
+        return records

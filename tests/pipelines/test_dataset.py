@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pipelines.dataset import LocalDataset
+from pipelines.dataset import LocalDataset, drain_together
 from pipelines.records import Document, ImageTextPair, bundle, to_table
 
 KINDS = ("document", "image_text")
@@ -129,3 +129,51 @@ def test_prefetched_raises_in_order_and_stops_when_closed():
     seen = len(read)
     time.sleep(0.3)
     assert seen == len(read) and seen <= 4
+
+
+# -- drain_together: a local run's lanes, each in a thread of its own ------------------------------------------------
+
+def test_drain_together_gives_each_lanes_results_in_order():
+    lanes = [iter(range(5)), iter(range(10, 13)), iter([])]
+    assert drain_together(lanes, lambda x: [x, -x]) == [
+        [0, 0, 1, -1, 2, -2, 3, -3, 4, -4], [10, -10, 11, -11, 12, -12], []]
+
+
+def test_drain_together_runs_the_lanes_at_once():
+    met = threading.Event()
+
+    def waits() -> object:  # one lane cannot end before the other has started: one after the other would never end
+        yield 1
+        if not met.wait(10):
+            raise AssertionError("the lanes ran one after the other")
+        yield 2
+
+    def sets() -> object:
+        met.set()
+        yield 3
+
+    assert drain_together([waits(), sets()], lambda x: [x]) == [[1, 2], [3]]
+
+
+def test_a_failing_lane_stops_the_others_and_its_error_is_raised():
+    closed = threading.Event()
+    drained: list[int] = []
+
+    def endless() -> object:
+        try:
+            i = 0
+            while True:
+                i += 1
+                yield i
+                time.sleep(0.01)
+        finally:
+            closed.set()  # its stream was closed, as a sequential run's would be
+
+    def fails() -> object:
+        yield 0
+        time.sleep(0.1)
+        raise RuntimeError("lane broke")
+
+    with pytest.raises(RuntimeError, match="lane broke"):
+        drain_together([endless(), fails()], lambda x: drained.append(x) or [x])
+    assert closed.is_set() and len(drained) < 1000

@@ -104,3 +104,18 @@ def test_a_fan_out_kind_must_be_known(tmp_path):
     _, cfg, _ = build(tmp_path, outputs="[document, pictures]")
     with pytest.raises(ConfigError, match="unknown record kinds"):
         load_config(str(cfg))
+
+
+def test_after_the_fan_out_each_lane_runs_in_a_thread_of_its_own(tmp_path):
+    """A local run's lanes never meet again after the fan-out: each goes on in its own thread (pipelines/runner.py),
+    so one lane's Stage and single-process steps overlap another lane's filters."""
+    log = tmp_path / "threads.log"
+    steps = "".join(f"  - use: tests.pipelines.fanout_step.ThreadLog\n    name: log_{kind}\n"
+                    f"    with: {{kind: {kind}, log: {str(log)!r}}}\n" for kind in ("document", "image_text"))
+    inp, cfg, _ = build(tmp_path, extra=steps)
+    go(cfg, [inp], tmp_path / "out", True)
+    threads = dict(line.split() for line in log.read_text().splitlines())
+    assert set(threads) == {"document", "image_text"}
+    assert all(name.startswith("winnow-lane-") for name in threads.values())
+    assert threads["document"] != threads["image_text"]
+    assert len(frames(tmp_path / "out")["text"]) == 3
