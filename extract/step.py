@@ -123,6 +123,13 @@ class ExtractPage(Step):
         if self.llm_extractor is not None:
             self.llm_extractor.setup()
 
+    @property
+    def batches_in_flight(self) -> int:
+        """Batches a local run may have out at once (pipelines/dataset.py): a second batch's pages go to the workers
+        while this process turns the first's answers into records. One with an LLM: its requests go one batch at a
+        time to the server."""
+        return 2 if self.llm_extractor is None else 1
+
     def release(self) -> None:
         """A local run's wave has no more pages for this step: stop its extraction workers (pipelines/dataset.py;
         the next wave starts them again)."""

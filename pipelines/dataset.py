@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 import pyarrow as pa
@@ -81,10 +83,14 @@ class LocalDataset:
         # the workers go on with the next batch while this thread runs the filters on the last one, instead of
         # the two taking turns (issue 14's idle core). When its input ends, the step may let its workers go
         # (``release``): the filters after the wave's Stages start workers of their own.
+        # A step that allows it (``batches_in_flight`` 2: extraction) has its next batch out to the workers while
+        # this process turns the last one's answers into records and tables: one batch at a time, the workers
+        # waited for that (and for the next batch's pages to be read out of Arrow and sent) on every batch.
         release = getattr(step, "release", None)
+        in_flight = max(1, int(getattr(step, "batches_in_flight", 1)))
 
         def run() -> Iterator[pa.Table]:
-            yield from (step(t) for t in prefetched(tables, PREFETCH_BATCHES))
+            yield from in_order(step, prefetched(tables, PREFETCH_BATCHES), in_flight)
             if callable(release):
                 release()
 
@@ -158,6 +164,26 @@ _END = object()
 OUTPUT_BATCH_ROWS = 256  # map_groups' output, in batches of the readers' size (pipelines/readers: batch_rows)
 PREFETCH_BATCHES = 2
 AHEAD_BATCHES = 1  # an out-of-process step's output waiting for the consumer: enough for the workers never to wait
+
+
+def in_order(fn: TableFn, tables: Iterable[pa.Table], in_flight: int) -> Iterator[pa.Table]:
+    """``fn(t)`` for each table, in order, with up to ``in_flight`` calls running at once in threads (1: here, one
+    after the other). An exception is raised in order; closing the iterator waits for the calls under way."""
+    if in_flight <= 1:
+        yield from (fn(t) for t in tables)
+        return
+    pending: deque[Future[pa.Table]] = deque()
+    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="winnow-batch") as pool:
+        try:
+            for table in tables:
+                pending.append(pool.submit(fn, table))
+                if len(pending) >= in_flight:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def prefetched(tables: Iterable[pa.Table], depth: int) -> Iterator[pa.Table]:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pipelines.dataset import LocalDataset, drain_together
+from pipelines.dataset import LocalDataset, drain_together, in_order
 from pipelines.records import Document, ImageTextPair, bundle, to_table
 
 KINDS = ("document", "image_text")
@@ -177,3 +177,31 @@ def test_a_failing_lane_stops_the_others_and_its_error_is_raised():
     with pytest.raises(RuntimeError, match="lane broke"):
         drain_together([endless(), fails()], lambda x: drained.append(x) or [x])
     assert closed.is_set() and len(drained) < 1000
+
+
+# -- in_order: an out-of-process step's batches, a second one out while the first is turned into records -------------
+
+def test_in_order_keeps_the_order_with_two_calls_at_once():
+    started = threading.Barrier(2, timeout=10)
+
+    def slow_first(x):
+        if x < 2:
+            started.wait()  # both of the first two calls run at once, or this times out
+        time.sleep(0.05 if x == 0 else 0)
+        return x * 10
+
+    assert list(in_order(slow_first, iter(range(6)), 2)) == [0, 10, 20, 30, 40, 50]
+    assert list(in_order(lambda x: x + 1, iter(range(3)), 1)) == [1, 2, 3]
+
+
+def test_in_order_raises_in_order():
+    def fails_on_two(x):
+        if x == 2:
+            raise ValueError("batch 2")
+        return x
+
+    got = []
+    with pytest.raises(ValueError, match="batch 2"):
+        for value in in_order(fails_on_two, iter(range(5)), 2):
+            got.append(value)
+    assert got == [0, 1]
