@@ -8,7 +8,7 @@ model were made by 5-fold cross-validation grouped by site on that split (the fi
 the script's report). WCXB's own test split was never used.
 
 The file is a zip of ``model.json`` (format, feature names, thresholds, routing rule, how the model was made) and
-the trees of each stage as an ONNX graph, scored with onnxruntime (extract/trees.py: 3.9x faster than scikit-learn's
+the trees of each stage as an ONNX graph, scored with onnxruntime (pipelines/trees.py: 3.9x faster than scikit-learn's
 own walk on the e2e benchmark's pages, the same decisions, and no scikit-learn in the extraction processes). Being
 data, not a pickle, it loads in any scikit-learn version and runs no code; a missing, damaged or foreign file, or
 one of another format version, is a clear error naming it.
@@ -39,7 +39,7 @@ import numpy as np
 
 from extract.features import FEATURE_NAMES, context_features
 from extract.segment import Block
-from extract.trees import Trees, to_onnx
+from pipelines.trees import Trees, to_onnx
 
 MODEL_PATH = Path(__file__).parent / "models" / "blocks.zip"
 MODEL_FORMAT = "winnow-blocks"
@@ -54,7 +54,7 @@ class BlockModelError(RuntimeError):
 @dataclass
 class BlockModel:
     # a fitted sklearn HistGradientBoostingClassifier over FEATURE_NAMES (training), or the same trees read from
-    # the model file (extract/trees.py's Trees); either gives predict_proba
+    # the model file (pipelines/trees.py's Trees); either gives predict_proba
     estimator: Any
     threshold: float  # P(main content) at which a block is kept, chosen by grouped cross-validation
     trafilatura: dict[str, Any]  # the trafilatura settings whose verdicts the model was trained on (the kept feature)
@@ -92,7 +92,7 @@ def block_words(blocks: Sequence[Block]) -> np.ndarray:
 
 
 _STAGES = {"quick": "quick.onnx", "quick_second": "quick_second.onnx", "full": "full.onnx",
-           "full_second": "full_second.onnx"}  # the trees of each stage, one ONNX graph each (extract/trees.py)
+           "full_second": "full_second.onnx"}  # the trees of each stage, one ONNX graph each (pipelines/trees.py)
 
 
 def _onnx(estimator: Any) -> bytes:

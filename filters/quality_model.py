@@ -11,12 +11,16 @@ stop list for.
 The model: scikit-learn's HistGradientBoostingClassifier (missing signals are a branch of their own) inside
 CalibratedClassifierCV (isotonic, 3 folds), so the score is a probability and a threshold means the same across
 retrained models. It reads ``FEATURES``: the signals less the layout ones (``LAYOUT``, why beside it) plus lid.176's
-score of the text's language. The file is a pickle of ``{"model", "features", "threshold", "short_threshold",
-"short_words", "threshold_source", "trained_on", "sklearn_version", ...}``; scikit-learn's minor version is pinned
-because a pickled estimator loads only in the minor that wrote it, and a file from another version, a missing file
-or one that cannot be read is a clear error naming it.
+score of the text's language. The shipped file is a zip of ``model.json`` (``features``, ``threshold``,
+``short_threshold``, ``short_words``, ``type_thresholds``, ``threshold_source``, ``trained_on``, the scikit-learn
+version that trained it, and each calibration fold's isotonic steps) and each fold's trees as an ONNX graph, scored
+with onnxruntime (pipelines/trees.py: the same probabilities as scikit-learn's, within 1e-13, and no scikit-learn in
+the run's processes). A model of your own may also be a pickle of the same dictionary with the estimator under
+``"model"`` (what ``winnow quality train --signals`` writes unless its output ends in ``.zip``); scikit-learn's minor
+version is pinned for those because a pickled estimator loads only in the minor that wrote it. A file from another
+version, a missing file or one that cannot be read is a clear error naming it.
 
-The default model (``model: default``, filters/models/quality-signals.pkl) is made by scripts/train_quality_model.py
+The default model (``model: default``, filters/models/quality-signals.zip) is made by scripts/train_quality_model.py
 from real pages of every kind (WCXB's seven page types, documentation sites in nine languages, real prose in 75
 languages), real non-content text and the junk of three generators; its thresholds are chosen on real pages held
 apart (one for texts of ``SHORT_PROSE_WORDS`` words of prose or more, one for shorter texts), and the file says how.
@@ -37,8 +41,10 @@ length, lid.176's score) and kept or dropped as any other.
 
 from __future__ import annotations
 
+import json
 import pickle
 import warnings
+import zipfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -48,6 +54,7 @@ from filters.signals import JUNK_WHEN_HIGH, NAMES, compute
 from filters.text import TEXT_KINDS, check_kind, main_text
 from pipelines.arguments import check_number
 from pipelines.step import Drop, Step
+from pipelines.trees import CalibratedTrees, calibrated_parts
 
 ROOT = Path(__file__).resolve().parents[1]
 # The matrix ``features`` computes: every signal, then lid.176's score of the text's language.
@@ -66,7 +73,7 @@ _INPUTS = [SIGNALS.index(name) for name in FEATURES]
 # Texts with fewer words of prose than this are judged against a threshold of their own (a short page's signals are
 # noisier, and short real pages, such as an API stub or a product's spec list, sit lower than long ones).
 SHORT_PROSE_WORDS = 50
-DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-signals.pkl"
+DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-signals.zip"
 TARGET_RETENTION = 0.98
 
 
@@ -82,13 +89,35 @@ def _sklearn_minor(version: str) -> str:
 def load(path: str) -> dict[str, Any]:
     """The model file, loaded once per process; a clear error naming the file when it is missing, unreadable,
     written by another scikit-learn minor (a pickled estimator loads only in the minor that wrote it), or made for
-    other signals."""
-    import sklearn
-    from sklearn.exceptions import InconsistentVersionWarning
-
+    other signals. A ``.zip`` (the shipped model's format) holds the trees as ONNX graphs and loads without
+    scikit-learn; any other file is a pickle of scikit-learn's estimator (``winnow quality train --signals``)."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"quality model {path} not found (the default ships in filters/models/; "
                                 "scripts/train_quality_model.py rebuilds it)")
+    bundle = _load_zip(path) if path.endswith(".zip") else _load_pickle(path)
+    if bundle.get("features") != list(FEATURES):
+        raise ValueError(f"{path} is not a winnow signals model for this version (features differ); retrain it")
+    return bundle
+
+
+def _load_zip(path: str) -> dict[str, Any]:
+    """``model.json`` (the bundle less its model) and ``fold-<i>.onnx`` with each fold's isotonic steps: the
+    calibrated trees, scored with onnxruntime (pipelines/trees.py). No scikit-learn in the filter processes: about
+    130 MB less in each (issue 28's memory bound)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            bundle = json.loads(zf.read("model.json"))
+            parts = [{**fold, "onnx": zf.read(fold.pop("file"))} for fold in bundle.pop("folds")]
+        bundle["model"] = CalibratedTrees(parts)
+    except Exception as exc:  # a damaged zip, member, JSON or graph: one clear error naming the file
+        raise ValueError(f"quality model {path} cannot be read ({type(exc).__name__}: {exc}); retrain it") from None
+    return bundle
+
+
+def _load_pickle(path: str) -> dict[str, Any]:
+    import sklearn
+    from sklearn.exceptions import InconsistentVersionWarning
+
     try:
         with open(path, "rb") as f, warnings.catch_warnings():
             # scikit-learn warns, and may still load garbage, when the pickle comes from another version: refuse
@@ -113,22 +142,34 @@ def load(path: str) -> dict[str, Any]:
     if written and _sklearn_minor(written) != _sklearn_minor(sklearn.__version__):
         raise ValueError(f"quality model {path} was written by scikit-learn {written}, this is {sklearn.__version__}: "
                          "retrain it with this version")
-    if bundle.get("features") != list(FEATURES):
-        raise ValueError(f"{path} is not a winnow signals model for this version (features differ); retrain it")
     return bundle
 
 
 def save_bundle(bundle: dict[str, Any], path: str | Path) -> None:
     """Write a model bundle (``model``, ``threshold``, ``threshold_source``, ``trained_on`` and whatever else the
-    recipe records) with the signal names and the scikit-learn version it needs."""
+    recipe records) with the signal names and the scikit-learn version that trained it: as a ``.zip`` of JSON and
+    ONNX graphs where ``path`` ends so (needs the ``onnx`` package: the ``train`` extra), else as a pickle."""
     import sklearn
 
     out = {**bundle, "features": list(FEATURES), "sklearn_version": sklearn.__version__}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(f"{path}.tmp")
-    with open(tmp, "wb") as f:
-        pickle.dump(out, f, protocol=5)
+    if str(path).endswith(".zip"):
+        model = out.pop("model")
+        parts = model.parts if isinstance(model, CalibratedTrees) else calibrated_parts(model)
+        out["folds"] = [{"file": f"fold-{i}.onnx", "x": p["x"], "y": p["y"]} for i, p in enumerate(parts)]
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as zf:
+            zf.writestr(_member("model.json"), json.dumps(out, indent=1, sort_keys=True))
+            for i, p in enumerate(parts):
+                zf.writestr(_member(f"fold-{i}.onnx"), p["onnx"])
+    else:
+        with open(tmp, "wb") as f:
+            pickle.dump(out, f, protocol=5)
     tmp.replace(path)
+
+
+def _member(name: str) -> zipfile.ZipInfo:
+    return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # no clock in the bytes
 
 
 def inputs(matrix: Any) -> Any:

@@ -26,7 +26,7 @@ The defaults are the shipped recipe (two stages, the quick model and its routing
 4. The shipped model is fitted on all pages, with out-of-fold page-type probabilities as its type features
    (the distribution it meets at inference); the page-type model itself is shipped separately
    (scripts/train_page_type.py). It is written as a zip of ``model.json`` and one ONNX graph per stage
-   (extract/select.py ``save_model``, extract/trees.py), which needs the ``onnx`` package (the ``train`` extra,
+   (extract/select.py ``save_model``, pipelines/trees.py), which needs the ``onnx`` package (the ``train`` extra,
    part of ``dev``).
 
 Deterministic (fixed seeds). ``THREADS`` OpenMP threads per fit: on 2 cores shared with other work, sklearn's thread

@@ -1,4 +1,4 @@
-"""Rebuild the default quality model (filters/models/quality-signals.pkl) from real data, with its threshold chosen on
+"""Rebuild the default quality model (filters/models/quality-signals.zip) from real data, with its threshold chosen on
 real data held apart, and report how it generalises.
 
     .venv/bin/python scripts/train_quality_model.py [--output PATH] [--lofo] [--logo] [--rules] [--json REPORT]

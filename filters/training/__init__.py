@@ -3,5 +3,5 @@
 - ``fasttext_default``: the fastText model ``filters/models/quality-default.ftz`` (the default of
   ``filters.quality_fasttext``);
 - ``junk``, ``junk_web``, ``junk_vocabulary``: the generated junk families the signals model
-  (``filters/models/quality-signals.pkl``, scripts/train_quality_model.py) learns as part of its negative class.
+  (``filters/models/quality-signals.zip``, scripts/train_quality_model.py) learns as part of its negative class.
 """

@@ -237,3 +237,36 @@ def test_content_diversity_equals_the_sliding_counter():
         window = rng.choice((3, 10, 50))
         want, got = _mattr_by_counter(content, window), _diversity(content, window)
         assert (math.isnan(want) and math.isnan(got)) or want == got, (len(content), window)
+
+
+def test_the_shipped_model_loads_without_scikit_learn() -> None:
+    """Its trees are ONNX graphs (pipelines/trees.py): a filter process does not import scikit-learn and SciPy."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from filters.quality_model import QualityModel; QualityModel().setup(); "
+            "print(any(m.split('.')[0] in ('sklearn', 'scipy') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
+
+
+def test_a_zip_model_reads_back_as_written_and_a_damaged_one_is_a_clear_error(tmp_path: Path) -> None:
+    import zipfile
+
+    from filters.quality_model import save_bundle
+
+    bundle = load(str(DEFAULT_MODEL))
+    again = tmp_path / "again.zip"
+    save_bundle({k: v for k, v in bundle.items() if k not in ("features", "sklearn_version")}, again)
+    assert again.read_bytes() == DEFAULT_MODEL.read_bytes()
+    damaged = tmp_path / "damaged.zip"
+    with zipfile.ZipFile(DEFAULT_MODEL) as src, zipfile.ZipFile(damaged, "w") as dst:
+        for name in src.namelist():
+            dst.writestr(name, b"\x08\x07 not a graph" if name == "fold-1.onnx" else src.read(name))
+    with pytest.raises(ValueError, match=r"damaged\.zip cannot be read"):
+        load(str(damaged))
+    not_zip = tmp_path / "plain.zip"
+    not_zip.write_bytes(b"PK but no zip")
+    with pytest.raises(ValueError, match=r"plain\.zip cannot be read \(BadZipFile"):
+        load(str(not_zip))

@@ -45,7 +45,7 @@ def to_onnx(estimator: Any) -> bytes:
     if predictors is None or getattr(estimator, "n_trees_per_iteration_", 1) != 1:
         raise ValueError("only a fitted binary HistGradientBoostingClassifier can be written as ONNX trees")
     if getattr(estimator, "_preprocessor", None) is not None:
-        raise ValueError("categorical features are not supported by extract/trees.py")
+        raise ValueError("categorical features are not supported by pipelines/trees.py")
     split = {key: [] for key in ("featureids", "splits", "truenodeids", "trueleafs", "falsenodeids", "falseleafs",
                                  "missing")}
     roots: list[int] = []
@@ -62,7 +62,7 @@ def to_onnx(estimator: Any) -> bytes:
     for (predictor,) in predictors:
         nodes = predictor.nodes
         if nodes["is_categorical"].any():
-            raise ValueError("categorical splits are not supported by extract/trees.py")
+            raise ValueError("categorical splits are not supported by pipelines/trees.py")
         where: dict[int, tuple[bool, int]] = {}  # a scikit-learn node -> (is a leaf, its index in splits or leaves)
         for i, node in enumerate(nodes):
             if node["is_leaf"]:
@@ -149,3 +149,37 @@ class Trees:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["onnx_bytes"])
+
+
+def calibrated_parts(model: Any) -> list[dict[str, Any]]:
+    """A fitted binary ``CalibratedClassifierCV`` (isotonic, over ``HistGradientBoostingClassifier``) as data: for
+    each fold its trees (``onnx``, bytes) and its isotonic steps (``x``, ``y``: the calibrator's thresholds)."""
+    parts = []
+    for fold in getattr(model, "calibrated_classifiers_", None) or ():
+        (calibrator,) = fold.calibrators
+        if type(calibrator).__name__ != "IsotonicRegression" or calibrator.out_of_bounds != "clip":
+            raise ValueError("only isotonic calibration (out_of_bounds='clip') is supported by pipelines/trees.py")
+        parts.append({"onnx": to_onnx(fold.estimator), "x": [float(v) for v in calibrator.X_thresholds_],
+                      "y": [float(v) for v in calibrator.y_thresholds_]})
+    if not parts:
+        raise ValueError("not a fitted CalibratedClassifierCV")
+    return parts
+
+
+class CalibratedTrees:
+    """``calibrated_parts`` read back: ``predict_proba`` as scikit-learn's ``CalibratedClassifierCV`` gives it (each
+    fold's log-odds through its isotonic steps, clipped to [0, 1], the folds' mean), without scikit-learn."""
+
+    def __init__(self, parts: list[dict[str, Any]]) -> None:
+        self.parts = parts
+        self.folds = [(Trees(p["onnx"]), np.asarray(p["x"], dtype=np.float64), np.asarray(p["y"], dtype=np.float64))
+                      for p in parts]
+
+    def predict_proba(self, features: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(features, dtype=np.float64)
+        p = np.zeros(len(x))
+        for trees, xs, ys in self.folds:
+            # np.interp holds the end values outside [xs[0], xs[-1]]: isotonic regression's out_of_bounds="clip"
+            p += np.clip(np.interp(trees.raw(x), xs, ys), 0.0, 1.0)
+        p /= len(self.folds)
+        return np.column_stack((1.0 - p, p))

@@ -1,4 +1,4 @@
-"""Gradient-boosted trees written as ONNX and scored with onnxruntime (extract/trees.py, issue 28): the same scores as
+"""Gradient-boosted trees written as ONNX and scored with onnxruntime (pipelines/trees.py, issue 28): the same scores as
 scikit-learn's own walk, missing values and single-leaf trees included."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from extract.trees import Trees, to_onnx
+from pipelines.trees import Trees, to_onnx
 
 
 def _data(seed: int, n: int = 600) -> tuple[np.ndarray, np.ndarray]:
@@ -58,3 +58,19 @@ def test_trees_cross_a_pickle_as_their_graph() -> None:
     trees = Trees(to_onnx(model))
     again = pickle.loads(pickle.dumps(trees))
     np.testing.assert_array_equal(again.raw(x), trees.raw(x))
+
+
+def test_calibrated_trees_give_scikit_learns_calibrated_probabilities() -> None:
+    from sklearn.calibration import CalibratedClassifierCV
+
+    from pipelines.trees import CalibratedTrees, calibrated_parts
+
+    x, y = _data(6, 900)
+    model = CalibratedClassifierCV(HistGradientBoostingClassifier(max_iter=40, random_state=0), method="isotonic",
+                                   cv=3).fit(x, y)
+    probe, _ = _data(16, 300)
+    ours = CalibratedTrees(calibrated_parts(model)).predict_proba(probe)
+    np.testing.assert_allclose(ours, model.predict_proba(probe), rtol=0, atol=1e-12)
+    sigmoid = CalibratedClassifierCV(HistGradientBoostingClassifier(max_iter=5), method="sigmoid", cv=2).fit(x, y)
+    with pytest.raises(ValueError, match="isotonic"):
+        calibrated_parts(sigmoid)
