@@ -12,8 +12,14 @@ Good (label 1), real pages, as HTML through winnow's own extraction unless said 
   Russian, Japanese, Chinese, French, Spanish, Italian and Portuguese (GIMP's help, the Debian Reference). Pages a
   generator writes for navigation (``genindex``, ``search``, module indexes, ``_modules`` source listings, the
   gallery's execution-time tables) are left out: they are neither content nor junk.
+- ``handbook.<lang>``: coherent prose in other languages: the Debian Administrator's Handbook (``debian-handbook``,
+  Hertzog and Mas, CC-BY-SA/GPL-2+), its translated sections, their paragraphs left in English taken out
+  (``translated``), ``HANDBOOK_PAGES`` to a language with at least ``HANDBOOK_MIN_PAGES`` of them; split by language,
+  so the eval languages are languages training never read a page of.
 - ``prose.<lang>``: real sentences in 75 languages (../shared/data/langid_dev.jsonl, Lingua's test data from the
-  Leipzig corpora), 15 sentences of one language to a page, as text documents.
+  Leipzig corpora), 15 sentences of one language to a page, as text documents. Unrelated sentences, as a scraped
+  mash-up is made: scripts/train_quality_model.py does not learn them as good pages (its docstring says why), and
+  bench/filters_quality.py reports them apart from the handbook's coherent prose.
 
 Junk (label 0):
 
@@ -65,6 +71,15 @@ SPLITS = ("train", "calib", "eval")
 MIN_GOLD_WORDS = 100
 SENTENCES_PER_PAGE = 15
 PAGES_PER_SITE = 200  # a sample per documentation site, so that no one site outweighs the others
+HANDBOOK = "debian-handbook"
+HANDBOOK_FOLDER = "usr/share/doc/debian-handbook/html"
+HANDBOOK_PAGES = 20  # sections per language, at most
+HANDBOOK_MIN_PAGES = 12  # translated sections a language needs to count (``translated``)
+HANDBOOK_ENGLISH = 0.05  # share of English-only function words from which a paragraph is English
+HANDBOOK_MIN_PARAGRAPHS = 8
+HANDBOOK_MIN_SHARE = 0.6
+_ENGLISH_ONLY = frozenset({"the", "and", "of", "that", "with", "this", "which", "from", "are", "were", "would",
+                           "should"})
 
 # package -> (folder of the HTML inside the .deb, split, language of the site)
 DEBIAN_SITES: dict[str, tuple[str, str, str]] = {
@@ -146,9 +161,10 @@ def news_items(root: Path = SHARED / "extraction_bench") -> Iterator[Item]:
                                                                                  .read_bytes()))
 
 
-def obtain_debian_site(package: str, cache: Path = CACHE / "debian") -> Path:
-    """The unpacked HTML folder of a Debian documentation package, fetched once with ``apt-get download``."""
-    folder, _, _ = DEBIAN_SITES[package]
+def obtain_debian_site(package: str, cache: Path = CACHE / "debian", folder: str | None = None) -> Path:
+    """The unpacked HTML folder of a Debian documentation package (``folder`` in it, by default its
+    ``DEBIAN_SITES`` entry's), fetched once with ``apt-get download``."""
+    folder = folder or DEBIAN_SITES[package][0]
     target = cache / "x" / package
     if not (target / folder).is_dir():
         deb = debian_package(package, cache)  # DebianDataError (a RuntimeError) says why and what to do
@@ -199,6 +215,48 @@ def docs_items(packages: list[str] | None = None, cache: Path = CACHE / "debian"
             rel = path.relative_to(root).as_posix()
             url = f"https://{host}/{rel}"
             yield Item(_id("docs", package, rel), f"docs.{package}", 1, split, url, html=path.read_bytes())
+
+
+def translated(html: bytes) -> bytes | None:
+    """A handbook section with its untranslated paragraphs taken out, or None where too little of it is translated.
+
+    The translations are kept up by paragraph: a section in Spanish carries the English of every paragraph changed
+    since it was translated. A paragraph counts as English when ``HANDBOOK_ENGLISH`` or more of its words are
+    English function words no other language of the handbook writes (a paragraph of English prose has about 15%; one
+    in Spanish with command names in it, none). A section is kept when at least ``HANDBOOK_MIN_PARAGRAPHS``
+    paragraphs and ``HANDBOOK_MIN_SHARE`` of its paragraph text are translated."""
+    import lxml.html
+
+    root = lxml.html.fromstring(html, parser=lxml.html.HTMLParser(encoding="utf-8"))  # the handbook is UTF-8
+    kept = dropped = n_kept = 0
+    for para in root.xpath('//p|//div[@class="para"]'):
+        words = _TOKEN.findall(para.text_content().lower())
+        if not words or para.xpath('.//div[@class="para"]|.//p'):
+            continue  # empty, or a wrapper whose paragraphs are judged one by one
+        size = sum(map(len, words))
+        if sum(w in _ENGLISH_ONLY for w in words) >= HANDBOOK_ENGLISH * len(words):
+            dropped += size
+            para.drop_tree()
+        else:
+            kept += size
+            n_kept += 1
+    if n_kept < HANDBOOK_MIN_PARAGRAPHS or kept < HANDBOOK_MIN_SHARE * (kept + dropped):
+        return None
+    return lxml.html.tostring(root, encoding="utf-8", doctype="<!DOCTYPE html>")
+
+
+def handbook_items(cache: Path = CACHE / "debian") -> Iterator[Item]:
+    """Coherent prose in other languages (module docstring): ``HANDBOOK_PAGES`` translated sections a language."""
+    root = obtain_debian_site(HANDBOOK, cache, HANDBOOK_FOLDER)
+    for lang_dir in sorted(d for d in root.iterdir() if d.is_dir() and d.name not in ("en-US", "Common_Content")):
+        lang = lang_dir.name
+        sections = {p.name: html for p in sorted(lang_dir.glob("sect.*.html")) if (html := translated(p.read_bytes()))}
+        if len(sections) < HANDBOOK_MIN_PAGES:
+            continue
+        split = split_of("handbook\x1f" + lang)
+        for name in sorted(random.Random(lang).sample(sorted(sections), min(HANDBOOK_PAGES, len(sections)))):
+            yield Item(_id("handbook", lang, name), f"handbook.{lang}", 1, split,
+                       f"https://{lang.lower()}.debian-handbook.example/{name}", html=sections[name])
 
 
 def prose_items(path: Path = SHARED / "langid_dev.jsonl") -> Iterator[Item]:
@@ -431,7 +489,7 @@ def corpus(splits: tuple[str, ...] = SPLITS, *, docs: bool = True, gen_d: bool =
     parts: list[Iterator[Item]] = [wcxb_items(), news_items(), prose_items(), boilerplate_items()]
     if docs:
         sites = [p for p, (_, s, _) in DEBIAN_SITES.items() if s in splits]
-        parts += [docs_items(sites), doc_index_items(sites)]
+        parts += [docs_items(sites), doc_index_items(sites), handbook_items()]
     if "train" in splits:
         parts += [gen_a_items(), gen_b_items(seed=0), gen_c_items(seed=0)]
     if "eval" in splits:
