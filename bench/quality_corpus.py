@@ -14,12 +14,12 @@ Good (label 1), real pages, as HTML through winnow's own extraction unless said 
   gallery's execution-time tables) are left out: they are neither content nor junk.
 - ``handbook.<lang>``: coherent prose in other languages: the Debian Administrator's Handbook (``debian-handbook``,
   Hertzog and Mas, CC-BY-SA/GPL-2+), its translated sections, their paragraphs left in English taken out
-  (``translated``), ``HANDBOOK_PAGES`` to a language with at least ``HANDBOOK_MIN_PAGES`` of them; split by language,
-  so the eval languages are languages training never read a page of.
+  (``translated``), ``HANDBOOK_PAGES`` to a language with at least ``HANDBOOK_MIN_PAGES`` of them (15 languages);
+  ``eval`` only, so that the shipped model's recipe stays as it was trained.
 - ``prose.<lang>``: real sentences in 75 languages (../shared/data/langid_dev.jsonl, Lingua's test data from the
-  Leipzig corpora), 15 sentences of one language to a page, as text documents. Unrelated sentences, as a scraped
-  mash-up is made: scripts/train_quality_model.py does not learn them as good pages (its docstring says why), and
-  bench/filters_quality.py reports them apart from the handbook's coherent prose.
+  Leipzig corpora), 15 sentences of one language to a page, as text documents. The sentences of a page are
+  unrelated, as a scraped mash-up's are; bench/filters_quality.py reports them apart from the handbook's coherent
+  prose.
 
 Junk (label 0):
 
@@ -36,8 +36,8 @@ Junk (label 0):
 
 Splits: ``train`` (the model learns from it), ``calib`` (the threshold is chosen on it), ``eval`` (only measured).
 WCXB and its boilerplate split by site (``bench.wcxb.site_of``), so no site is in two splits; documentation sites
-split whole (``DEBIAN_SITES``); the prose by sentence; ``news`` and ``gen_d`` are eval only; ``gen_a`` is train
-only; ``gen_b`` and ``gen_c`` are drawn twice, seed 0 for train and seed 1 for eval.
+split whole (``DEBIAN_SITES``); the prose by sentence; ``news``, ``handbook`` and ``gen_d`` are eval only; ``gen_a``
+is train only; ``gen_b`` and ``gen_c`` are drawn twice, seed 0 for train and seed 1 for eval.
 
     .venv/bin/python -m bench.quality_corpus [--split eval] [--summary]
 """
@@ -253,9 +253,8 @@ def handbook_items(cache: Path = CACHE / "debian") -> Iterator[Item]:
         sections = {p.name: html for p in sorted(lang_dir.glob("sect.*.html")) if (html := translated(p.read_bytes()))}
         if len(sections) < HANDBOOK_MIN_PAGES:
             continue
-        split = split_of("handbook\x1f" + lang)
         for name in sorted(random.Random(lang).sample(sorted(sections), min(HANDBOOK_PAGES, len(sections)))):
-            yield Item(_id("handbook", lang, name), f"handbook.{lang}", 1, split,
+            yield Item(_id("handbook", lang, name), f"handbook.{lang}", 1, "eval",
                        f"https://{lang.lower()}.debian-handbook.example/{name}", html=sections[name])
 
 
@@ -489,7 +488,9 @@ def corpus(splits: tuple[str, ...] = SPLITS, *, docs: bool = True, gen_d: bool =
     parts: list[Iterator[Item]] = [wcxb_items(), news_items(), prose_items(), boilerplate_items()]
     if docs:
         sites = [p for p, (_, s, _) in DEBIAN_SITES.items() if s in splits]
-        parts += [docs_items(sites), doc_index_items(sites), handbook_items()]
+        parts += [docs_items(sites), doc_index_items(sites)]
+        if "eval" in splits:
+            parts.append(handbook_items())
     if "train" in splits:
         parts += [gen_a_items(), gen_b_items(seed=0), gen_c_items(seed=0)]
     if "eval" in splits:

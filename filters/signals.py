@@ -12,14 +12,6 @@ Language: word statistics use filters/text.py (CJK characters are words). Functi
 jusText's stop lists (Pomikálek 2011; 100 languages, shipped with ``justext``, a trafilatura
 dependency), chosen by the record's ``lang`` (lid.176 code); where there is none the stop-word
 features are missing (NaN), which gradient-boosted trees treat as their own branch, not as zero.
-Cohesion (``_cohesion``): the share of sentences that repeat a content word of one of the three sentences before
-them, the lexical cohesion by which Halliday and Hasan (1976) define a text and by whose drop between adjacent blocks
-Hearst's TextTiling (1997) finds topic shifts. On the quality corpus's train split (bench/quality_corpus.py) the
-median of real pages is 0.56 (WCXB forum threads, several writers) to 0.86 (documentation), and that of pages made of
-unrelated real sentences 0.08 (15 Leipzig sentences to a page) and 0.17 (scraped mash-ups): the evidence a page of
-real sentences with no topic has, which no word-level signal sees. Junk that repeats itself (keyword stuffing, SEO
-text, doorways) is cohesive too, so the model reads it with the other signals, never as a rule alone.
-
 The consent/paywall and SEO vocabularies are English, German, French, Spanish, Italian, Dutch and
 Portuguese (winnow's choice: the languages of most consent banners seen in WCXB).
 """
@@ -174,9 +166,6 @@ NAMES = (
     "content_diversity", "top5_content", "compress_ratio",
     # characters: letter strings no language writes, text decoded with the wrong charset
     "odd_words", "mojibake",
-    # whether the sentences are about the same thing: real sentences stitched from unrelated texts read as real
-    # text to every signal above
-    "cohesion",
 )
 _INDEX = {name: i for i, name in enumerate(NAMES)}
 # Signals whose growth only ever means junk: the model is held to P(good) not rising with them (monotonic
@@ -306,35 +295,6 @@ def _diversity(content: list[str], window: int = 50) -> float:
     return total / (n - window + 1) / window
 
 
-COHESION_WINDOW = 3  # sentences before a sentence that it may share a word with (TextTiling compares blocks of a few)
-COHESION_MIN_SENTENCES = 5  # sentences of three content words or more below which cohesion is missing (NaN)
-COHESION_STEM = 5  # a content word counts by its first five letters: "photographs" meets "photography"
-_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
-def _cohesion(lines: list[str], stops: frozenset[str], spaced: bool) -> float:
-    """The share of sentences (after the first) that share a content word with one of the ``COHESION_WINDOW``
-    sentences before them. Content words: words of four letters or more, not function words, compared by their first
-    ``COHESION_STEM`` letters (a crude stem that serves inflected languages too); in scripts written without spaces,
-    pairs of adjacent characters. Sentences are cut at sentence punctuation and at line ends (a heading is a sentence
-    of its own, and meets the paragraph under it); those with fewer than three content words do not count."""
-    units: list[set[str]] = []
-    for line in lines:
-        for sentence in _SENTENCE.findall(line):
-            if spaced:
-                unit = {w[:COHESION_STEM] for w in _WORD.findall(sentence.lower()) if w not in stops}
-            else:
-                chars = UNSPACED_CHAR.findall(sentence)
-                unit = {a + b for a, b in itertools.pairwise(chars)}
-            if len(unit) >= 3:
-                units.append(unit)
-    if len(units) < COHESION_MIN_SENTENCES:
-        return float("nan")
-    shared = sum(any(unit & units[j] for j in range(max(0, i - COHESION_WINDOW), i))
-                 for i, unit in enumerate(units) if i)
-    return shared / (len(units) - 1)
-
-
 def compute(text: str, lang: str | None = None, link_density: float | None = None) -> tuple[float, ...]:
     """The signals of ``text`` in ``NAMES`` order (NaN where a signal does not apply). ``link_density``: the share of
     the text that was link anchors in the page (extraction's ``Document.link_density``), where the text itself no
@@ -444,7 +404,6 @@ def _compute(text: str, lang: str | None, link_density: float | None) -> tuple[f
         "compress_ratio": len(zlib.compress(prose_bytes, 6)) / len(prose_bytes) if len(prose_bytes) >= 400 else nan,
         "odd_words": _odd_words(lower),
         "mojibake": _ratio(len(_MOJIBAKE.findall(prose_plain)), n) if n else 0.0,
-        "cohesion": _cohesion(ls, stops, spaced),
         "log_words": math.log1p(n_all),
         "symbol_ratio": _ratio(symbols, n),
         "bullet_lines": _ratio(sum(bool(_BULLET.match(line)) for line in ls), n_lines),

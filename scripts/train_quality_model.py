@@ -8,23 +8,20 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
 
 - Learns from the ``train`` split. Good: WCXB dev pages of half the sites (all seven page types, English and other
   languages), whole documentation sites (scikit-learn's tutorials and gallery, Dask, Django, the Python manual, GIMP's
-  German manual, the Debian Reference in German, French, Japanese and Spanish) and the Debian handbook's translations
-  into Spanish, French, Indonesian, Italian, Russian and Chinese (coherent prose in other languages; the corpus's
-  pages of unrelated sentences are not learnt, see ``load``). Junk: the real non-content text of those WCXB pages,
-  and the families of three generators (filters/training/junk.py, bench/junk_set.py and bench/junk_eval.py, seed 0):
-  keyword stuffing, placeholder text, word salad, link farms, repeated boilerplate, consent and pay walls, SEO
-  filler, spun text, mash-ups of unrelated sentences, doorway, error and navigation pages, ...
-- Weights: every good kind counts alike (each WCXB page type, the documentation sites together, the handbook together),
+  German manual, the Debian Reference in German, French, Japanese and Spanish) and real prose in 75 languages. Junk:
+  the real non-content text of those WCXB pages, and the families of two generators (filters/training/junk.py and
+  bench/junk_set.py): keyword stuffing, placeholder text, word salad, link farms, repeated boilerplate, consent and
+  pay walls, SEO filler.
+- Weights: every good kind counts alike (each WCXB page type, the documentation sites together, the prose together),
   and every junk family counts alike, so that no one source decides the model; the two classes weigh the same.
 - Threshold: chosen on the ``calib`` split, real pages only (WCXB pages of other sites, other documentation sites
-  (Astropy, SymPy, xarray, GIMP's Russian manual, the Debian Reference in Italian and Portuguese), the handbook in
-  Arabic, Persian and Portuguese): the highest score at which every good kind keeps at least ``KIND_RETENTION`` of its
-  pages and all of them together at least ``OVERALL_RETENTION``. Then one per page type (extraction's,
-  ``MIN_TYPE_PAGES`` calib pages or more): the highest score keeping ``DEFAULT_RETENTION`` of that type's pages
-  (listing, collection 0.90) with ``TYPE_CONFIDENCE`` confidence, never below the general one, and stored only where
-  it drops no more good calib pages than junk ones (``type_thresholds``). The file records the thresholds, how they
-  were chosen, and the calib retention per kind and per page type and the share of real non-content text dropped
-  there.
+  (Astropy, SymPy, xarray, GIMP's Russian manual, the Debian Reference in Italian and Portuguese), other prose
+  sentences): the highest score at which every good kind keeps at least ``KIND_RETENTION`` of its pages and all of
+  them together at least ``OVERALL_RETENTION``. Then one per page type (extraction's, ``MIN_TYPE_PAGES`` calib pages
+  or more): the highest score keeping ``DEFAULT_RETENTION`` of that type's pages (listing, collection 0.90) with
+  ``TYPE_CONFIDENCE`` confidence, never below the general one, and stored only where it drops no more good calib
+  pages than junk ones (``type_thresholds``). The file records the thresholds, how they were chosen, and the calib
+  retention per kind and per page type and the share of real non-content text dropped there.
 - ``--lofo``: leave one family out: for each junk family, the model is retrained without it (threshold re-chosen the
   same way) and scored on that family's evaluation pages (bench/junk_set.py drawn with another seed; for the
   real non-content text, WCXB sites of the eval split): how much junk of a kind it never saw it drops.
@@ -64,6 +61,7 @@ from filters.quality_model import (
     save_bundle,
 )
 
+LANGID_MIN_SCORE = 0.65  # the default chain's language ID threshold (pipelines/configs/default.yaml)
 # Retention each good kind must keep on the calib split. Pages of prose, documentation, forums, products and
 # services: 97%. WCXB's listing and collection pages (search results, category grids, link lists of titles) are made
 # as link farms, directories and navigation pages are made, and carry the least text worth training on: 90% (at 97%
@@ -92,7 +90,7 @@ TYPE_CONFIDENCE = 0.95
 SEED = 0
 # The generators name the same families differently (gen_a: filters/training/junk.py and junk_web.py, the names
 # used here; gen_b: bench/junk_set.py; gen_c: bench/junk_eval.py). gen_c's scraped_mashup (real sentences of unrelated
-# texts stitched together) is a family of its own.
+# texts stitched together) is a family of its own: its pages are made as the real-prose pages are.
 _FAMILY = {"gen_b.cookie_subscription_wall": "wall", "gen_b.seo_spun_text": "seo_text",
            "gen_c.word_salad": "bare_words", "gen_c.doorway_pages": "doorway",
            "gen_c.auto_generated_listing": "data_listing", "gen_c.error_or_soft404": "error_page",
@@ -106,7 +104,7 @@ def junk_family(family: str) -> str:
 
 
 def good_kind(family: str) -> str:
-    """The kind a good page counts under: a WCXB page type, ``docs``, ``handbook`` or ``prose``."""
+    """The kind a good page counts under: a WCXB page type, ``docs`` or ``prose``."""
     group = family.split(".", 1)[0]
     return family if group == "wcxb" else group
 
@@ -120,12 +118,11 @@ def load(splits: tuple[str, ...] = ("train", "calib"), eval_junk: bool = False, 
     df = df[df["text"].notna() & df["split"].isin(splits) | (eval_junk & (df["label"] == 0) & (df["split"] == "eval")
                                                              & df["text"].notna())].copy()
     df["kind"] = [good_kind(f) if label else junk_family(f) for f, label in zip(df["family"], df["label"], strict=True)]
-    # What the model never meets: the pages of unrelated real sentences (``prose``, 15 Leipzig sentences of one
-    # language to a page). They are made exactly as gen_c's scraped_mashup is (real sentences of unrelated texts
-    # stitched together), so as good pages they taught the model that a page without a topic is fine and kept it from
-    # learning mash-ups at all (``cohesion``, filters/signals.py, tells the two apart from real pages: a median of
-    # 0.08 against 0.6-0.9). Coherent prose in other languages comes from the Debian handbook's translations.
-    df = df[df["kind"] != "prose"]
+    # What the model never meets: prose pages that language ID drops (a language lid.176 does not know, or one it
+    # cannot tell from its neighbours, on a host with no confident page to lend its language) - learning them as good
+    # taught the model that text reading as no language at all may be good. And gen_c's scraped_mashup (see _FAMILY).
+    unseen = (df["kind"] == "prose") & (df["lang_score"] < LANGID_MIN_SCORE)
+    df = df[~unseen & (df["kind"] != "scraped_mashup")]
     started = time.perf_counter()
     links = [None if v != v else v for v in df["link_density"].tolist()]  # NaN (text inputs) -> None
     df["x"] = list(features(df["text"].tolist(), df["lang"].tolist(), links, df["lang_score"].tolist()))

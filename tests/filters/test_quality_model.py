@@ -87,18 +87,17 @@ def test_a_page_is_judged_at_its_page_types_threshold() -> None:
 def test_a_page_just_under_its_types_threshold_is_dropped_with_both_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     import filters.quality_model as module
 
-    article = GOOD[1]  # a real page's text (the math article), which the model keeps
     step = QualityModel()
-    score = step.process_batch(docs([article]))[0].quality_score
+    score = step.process_batch(docs([CLEAN]))[0].quality_score
     bundle = load(str(DEFAULT_MODEL))
     patched = {**bundle, "type_thresholds": {**bundle["type_thresholds"], "article": min(1.0, score + 0.01)}}
     monkeypatch.setattr(module, "load", lambda path: patched)
-    page = Document(id="a", url=None, source="t", text=article, lang="en", page_type="article")
+    page = Document(id="a", url=None, source="t", text=CLEAN, lang="en", page_type="article")
     result = step.process_batch([page])[0]
     assert isinstance(result, Drop) and result.reason == "low_quality" and " < " in result.detail
     # the same text as a listing or as no page (a JSONL input) is judged at their thresholds, which it passes
     for page_type in ("listing", None):
-        doc = Document(id="b", url=None, source="t", text=article, lang="en", page_type=page_type)
+        doc = Document(id="b", url=None, source="t", text=CLEAN, lang="en", page_type=page_type)
         assert step.process_batch([doc])[0] is doc
 
 
