@@ -78,8 +78,8 @@ HANDBOOK_MIN_PAGES = 12  # translated sections a language needs to count (``tran
 HANDBOOK_ENGLISH = 0.05  # share of English-only function words from which a paragraph is English
 HANDBOOK_MIN_PARAGRAPHS = 8
 HANDBOOK_MIN_SHARE = 0.6
-_ENGLISH_ONLY = frozenset({"the", "and", "of", "that", "with", "this", "which", "from", "are", "were", "would",
-                           "should"})
+# English function words that are not words of the handbook's other languages ("of", Dutch for "or", is left out)
+_ENGLISH_ONLY = frozenset({"the", "and", "that", "with", "this", "which", "from", "were", "would", "should"})
 
 # package -> (folder of the HTML inside the .deb, split, language of the site)
 DEBIAN_SITES: dict[str, tuple[str, str, str]] = {
