@@ -475,6 +475,9 @@ def run_system(system: str, round_no: int, warcs: list[Path], folder: Path, dt_p
         env.update(HF_HOME=str(hf_home), HF_HUB_OFFLINE="1", TQDM_DISABLE="1")
     else:
         args = [sys.executable, str(Path(__file__).resolve()), "_winnow", system, str(out), *map(str, warcs)]
+        from pipelines import heap
+
+        heap.prefer_malloc_for_arrow(env)  # as the winnow command does (pipelines/heap.py)
     timeline: list[tuple[float, int]] = []
     with log_path.open("wb") as log:
         tree = cpu.run_tree(args, env=env, cwd=str(REPO), log=log, rss_timeline=timeline)

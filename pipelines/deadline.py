@@ -151,6 +151,7 @@ class DeadlineWorker:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))
         # the child works one call at a time: OpenMP thread pools (scikit-learn's tree walk) only contend there
         env.setdefault("OMP_NUM_THREADS", "1")
+        heap.prefer_malloc_for_arrow(env)  # before the child imports pyarrow (pipelines/heap.py)
         code = f"from pipelines.deadline import serve; serve({to_child_r}, {from_child_w}, {self.target!r})"
         try:
             proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(to_child_r, from_child_w), env=env,

@@ -7,9 +7,14 @@ import logging
 import sys
 from pathlib import Path
 
-from pipelines.app.cli_args import add_identity, add_input_selection, settings, staging_for
-from pipelines.config import BUNDLED, ConfigError, load_config
-from pipelines.runner_options import run_options_problem
+from pipelines import heap
+
+# Arrow reads its allocator from the environment when first used: set before anything below imports pyarrow.
+heap.prefer_malloc_for_arrow()
+
+from pipelines.app.cli_args import add_identity, add_input_selection, settings, staging_for  # noqa: E402
+from pipelines.config import BUNDLED, ConfigError, load_config  # noqa: E402
+from pipelines.runner_options import run_options_problem  # noqa: E402
 
 log = logging.getLogger("winnow")
 

@@ -1,4 +1,4 @@
-"""A function for DeadlineWorker tests to run in the child: sleeps, dies, raises or answers in size."""
+"""A function for DeadlineWorker tests to run in the child: sleeps, dies, raises, answers in size, names a pool."""
 
 from __future__ import annotations
 
@@ -18,4 +18,8 @@ def act(kind: str, value: float | int) -> object:
         return len(value)
     if kind == "big":
         return "x" * int(value)
+    if kind == "arrow_pool":  # which allocator Arrow's C++ uses in the child
+        import pyarrow as pa
+
+        return pa.default_memory_pool().backend_name
     raise AssertionError(kind)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -16,6 +17,32 @@ pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallo
 def test_the_arena_limit_takes() -> None:
     code = "from pipelines import heap; import sys; sys.exit(0 if heap.limit_arenas(1) else 1)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_arrow_allocates_from_malloc_unless_the_user_chose_a_pool() -> None:
+    code = ("from pipelines import heap; ok = heap.prefer_malloc_for_arrow(); import pyarrow as pa; "
+            "print(ok, pa.default_memory_pool().backend_name, pa.array(range(1000)).nbytes)")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.split() == ["True", "system", "8000"]
+    chosen = {**env, "ARROW_DEFAULT_MEMORY_POOL": "mimalloc"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=chosen)
+    assert done.stdout.split() == ["False", "mimalloc", "8000"]
+
+
+def test_the_winnow_command_and_its_workers_allocate_arrow_memory_from_malloc(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = "import pipelines.app.cli, pyarrow as pa; print(pa.default_memory_pool().backend_name)"
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip() == "system"
+    from pipelines.deadline import DeadlineWorker
+
+    monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL", raising=False)
+    worker = DeadlineWorker("tests.extract.deadline_target:act")
+    try:
+        assert worker.call(("arrow_pool", 0), 60) == "system"
+    finally:
+        worker.close()
 
 
 def test_a_trim_returns_freed_heap_to_the_kernel() -> None:
