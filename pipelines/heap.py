@@ -7,8 +7,8 @@ transient Python objects (docs/benchmarks.md, "Memory"): on one bench/e2e.py inp
 0.78 GB. glibc makes up to 8 arenas per core for threads that allocate at once (the runner's prefetch and lane
 threads do), and each keeps its own freed memory (mallopt(3), ``M_ARENA_MAX``; the same knob as the environment
 variable, which would have to be set before the interpreter starts). ``malloc_trim(0)`` hands the free pages at
-the top and inside the arenas back to the kernel (malloc_trim(3)). Arrow's buffers come from its own allocator and
-are not affected; Python objects over 512 bytes (a document's text as ``str``) are glibc's.
+the top and inside the arenas back to the kernel (malloc_trim(3)). Python objects over 512 bytes (a document's text
+as ``str``) are glibc's; Arrow's buffers are too once it is asked (below), else they come from its own allocator.
 
 Arrow's buffers too (``ARROW_POOL``): pyarrow allocates from its bundled mimalloc by default, which keeps freed
 segments for reuse and is outside both knobs above. On the C library's malloc they come under the arena limit, the
