@@ -29,6 +29,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+from collections.abc import MutableMapping
 from typing import Any
 
 M_MMAP_THRESHOLD = -3  # glibc malloc.h
@@ -64,7 +65,7 @@ def limit_arenas(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> 
 ARROW_POOL = "system"  # Arrow's name for the C library's malloc
 
 
-def prefer_malloc_for_arrow(environ: Any = None) -> bool:
+def prefer_malloc_for_arrow(environ: MutableMapping[str, str] | None = None) -> bool:
     """Ask Arrow for the C library's malloc (module docstring) in ``environ`` (default: this process's, which the
     processes it starts inherit), unless a pool was chosen there already or the C library is not glibc; whether it
     did. Takes effect only in a process that has not imported pyarrow yet."""

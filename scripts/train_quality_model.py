@@ -261,12 +261,13 @@ def train_bundle(df: pd.DataFrame, leave_out: str | None = None) -> dict[str, An
     long = prose_words(xc) >= SHORT_PROSE_WORDS
     out: dict[str, Any] = {}
     for name, part in (("long", long), ("short", ~long)):
-        threshold, kept = choose_threshold(scores[good & part], calib.loc[good & part, "kind"].tolist())
+        kinds = calib.loc[good & part, "kind"].tolist()
+        threshold, kept = choose_threshold(scores[good & part], kinds)
         junk = {k: round(float(np.mean(scores[(calib["kind"] == k).to_numpy() & ~good & part] < threshold)), 4)
                 for k in sorted(set(calib.loc[~good & part, "kind"]))}
         out[name] = (threshold, {"good_kept": kept, "junk_dropped": junk, "good_pages": int((good & part).sum())})
         if name == "long" and not leave_out:  # the spread is a record of the shipped model, not needed by --lofo
-            out[name][1]["spread"] = threshold_spread(scores[good & part], calib.loc[good & part, "kind"].tolist())
+            out[name][1]["spread"] = threshold_spread(scores[good & part], kinds)
     by_type, type_report = type_thresholds(scores, good, calib["page_type"].to_numpy(), long, out["long"][0])
     counts = train.groupby(["label", "kind"]).size()
     trained_on = "; ".join(f"{'good' if label else 'junk'} {kind} {n}" for (label, kind), n in counts.items())
