@@ -40,7 +40,7 @@ import trafilatura
 from lxml import etree
 
 from extract.cleanup import clean_title
-from extract.features import CJK, block_features, kept_flags
+from extract.features import CJK, block_features, covered_flags, kept_flags
 from extract.images import caption_of, clean_alt, image_source, is_furniture, skip_reason
 from extract.metadata import PageMeta, page_metadata
 from extract.page_type import PAGE_TYPES, page_features, predict_proba
@@ -245,9 +245,10 @@ def unsure(model: BlockModel, quick_probs: np.ndarray, blocks: list[Block], page
     return share > model.route.get("limit", 0.0)
 
 
-def kept_by_trafilatura(blocks: list[Block], kept_text: str) -> list[bool]:
-    """The blocks trafilatura's own extraction kept (extract/features.py ``kept_flags``)."""
-    return kept_flags(blocks, kept_text)
+def kept_by_trafilatura(blocks: list[Block], kept_text: str, mostly: bool = False) -> list[bool]:
+    """The blocks trafilatura's own extraction kept: found whole in its text (extract/features.py ``kept_flags``),
+    or with ``mostly`` also the blocks it holds most of (``covered_flags``: pages in an untrained script)."""
+    return covered_flags(blocks, kept_text) if mostly else kept_flags(blocks, kept_text)
 
 
 def choose(analysis: PageAnalysis, options: ExtractOptions) -> list[bool]:
@@ -344,7 +345,7 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
         if analysis.kept_text is not None and shipped_model().quick is not None:
             flags.append("model_full")  # the quick model was unsure: trafilatura ran and the full model decided
         if untrained_script(blocks):
-            chosen, fell_back = kept_by_trafilatura(blocks, analysis.kept_text or ""), "script"
+            chosen, fell_back = kept_by_trafilatura(blocks, analysis.kept_text or "", mostly=True), "script"
         else:
             kept_text = analysis.kept_text
             if kept_text is None and not any(chosen):  # emptied by the caller's threshold or include_tables
