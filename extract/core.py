@@ -59,6 +59,10 @@ PRESTRIPPED = ("head", "script", "style", "svg", "template", "iframe", "object",
                "map", "input", "select", "option", "textarea", "link", "meta")
 # page furniture by its tag: stripped unless it holds most of the page (a mis-nested or misused tag, not furniture)
 FURNITURE = ("nav", "footer", "aside")
+# ... or unless it is links all through, whatever it holds: on an API stub of SciPy's reference the sidebar's <nav>
+# (every entry a link) held most of the page, was kept, and the block model chose it over the two short lines of the
+# page's own text (9 of 200 pages; bench/filters_quality.py)
+FURNITURE_LINKS = 0.8
 SELECTORS = ("model", "trafilatura")
 # the model kept nothing: trafilatura's choice is used when it holds at least this much text. Measured on WCXB dev
 # (grouped CV): 2 of 1,495 pages take it, both single-page apps whose ground truth WCXB left empty (-0.0006 F1
@@ -162,8 +166,15 @@ def strip_furniture(tree: etree._Element, html: str) -> None:
         body = tree.find("body")
         total = len((body if body is not None else tree).text_content())
         for el in furniture:
-            if el.getparent() is not None and len(el.text_content()) * 2 < total:
+            if el.getparent() is None:
+                continue
+            chars = len(el.text_content())
+            if chars * 2 < total or (chars and _link_chars(el) >= FURNITURE_LINKS * chars):
                 _drop(el)
+
+
+def _link_chars(el: etree._Element) -> int:
+    return sum(len(a.text_content()) for a in el.iter("a"))
 
 
 def _drop(el: etree._Element) -> None:

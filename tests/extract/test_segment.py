@@ -148,3 +148,18 @@ def test_layout_tables_are_walked_and_quotes_and_nested_lists_rendered() -> None
 def test_line_breaks_stay_inside_a_block() -> None:
     seg = cut("<html><body><p>Line one<br>line two<br><br>line three</p></body></html>")
     assert [b.text for b in seg.blocks] == ["Line one\nline two\nline three"]
+
+
+SIDEBAR = "".join(f'<li><a href="m{i}.html">Module {i} (<code>numlib.m{i}</code>)</a></li>' for i in range(30))
+
+
+def test_page_furniture_is_stripped_unless_it_holds_most_of_the_page_in_prose() -> None:
+    stub = (f"<html><body><nav class='bd-links'><ul>{SIDEBAR}</ul></nav><main><h1>numlib.grid.expm1</h1>"
+            "<p>Element-wise exp(x) - 1, accurate near zero.</p></main><footer>Copyright 2023</footer></body></html>")
+    text = everything(stub)
+    # the sidebar holds most of the page's text, but it is links all through: furniture (SciPy's API stubs)
+    assert "Module 3" not in text and "Copyright" not in text
+    assert "Element-wise exp(x) - 1" in text
+    prose = " ".join(f"Sentence {i} of an article that a site wrapped in a nav element by mistake." for i in range(30))
+    wrapped = f"<html><body><nav><h1>Title</h1><p>{prose} See <a href='x.html'>this</a>.</p></nav></body></html>"
+    assert "Sentence 29 of an article" in everything(wrapped)  # a misused <nav> holding the page stays
