@@ -12,6 +12,10 @@ chosen on; ``--no-final`` leaves it out). Each chain runs once over all of it as
 --annotate`` (HTML pages in a WARC, text documents in a JSONL), so extraction, the host-level language step and every
 filter take part; a page counts as kept when its document reaches out/text.
 
+A good page a dedup stage dropped as a copy of a document the run kept (SciPy's API reference has pages that differ
+by one letter of a LAPACK routine's name) counts as lost in ``kept``; ``kept_or_copy`` counts it apart, since its words
+reach the output once.
+
 Also reported:
 
 - the leave-one-family-out table (``--lofo``): the default model retrained (scripts/train_quality_model.py) without one
@@ -82,9 +86,32 @@ def lost_by(part: pd.DataFrame, n: int = 4) -> str:
     return ", ".join(f"{r} {k}" for r, k in c.most_common(n))
 
 
-def report(df: pd.DataFrame) -> dict[str, Any]:
-    good = {kind: {"pages": len(p), "kept": round(float(p["kept"].mean()), 4) if len(p) else None,
-                   "lost_by": lost_by(p)} for kind, p in kind_rows(df)}
+def copies_of_kept(out: Path) -> set[str]:
+    """URLs of the documents a dedup stage dropped as copies of a document that reached out/text (its id in the
+    drop detail, ``duplicate of <id>``): their words are in the output, once."""
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(out / "text", columns=["id", "url", "dropped_by", "drop_detail"]).to_pylist()
+    kept = {r["id"] for r in rows if r["dropped_by"] is None}
+    copies = set()
+    for r in rows:
+        reason, detail = r["dropped_by"] or "", r["drop_detail"] or ""
+        if reason.endswith(("exact_duplicate", "near_duplicate")) and " of " in detail:
+            keeper = detail.split(" of ", 1)[1].split(",")[0].strip()
+            if keeper in kept:
+                copies.add(r["url"])
+    return copies
+
+
+def report(df: pd.DataFrame, copies: set[str] | None = None) -> dict[str, Any]:
+    """Per good kind: pages, the share kept and what dropped the others; with ``copies`` (``copies_of_kept``) also the
+    share kept or dropped as a copy of a kept document. Per junk family: pages, the share dropped and by what."""
+    good = {}
+    for kind, p in kind_rows(df):
+        good[kind] = {"pages": len(p), "kept": round(float(p["kept"].mean()), 4) if len(p) else None,
+                      "lost_by": lost_by(p)}
+        if copies is not None and len(p):
+            good[kind]["kept_or_copy"] = round(float((p["kept"] | p["url"].isin(copies)).mean()), 4)
     junk = {}
     for family, part in df[df["label"] == 0].groupby("family"):
         junk[family] = {"pages": len(part), "dropped": round(1 - float(part["kept"].mean()), 4),
@@ -95,13 +122,15 @@ def report(df: pd.DataFrame) -> dict[str, Any]:
 
 def markdown(results: dict[str, dict[str, Any]]) -> str:
     chains = list(results)
-    lines = ["| good pages, kind | pages | " + " | ".join(f"`{c}` keeps" for c in chains) + " | lost (first chain) |",
-             "|---|---:|" + "---:|" * len(chains) + "---|"]
+    lines = ["| good pages, kind | pages | " + " | ".join(f"`{c}` keeps" for c in chains)
+             + " | kept or a copy of a kept page (first chain) | lost (first chain) |",
+             "|---|---:|" + "---:|" * (len(chains) + 1) + "---|"]
     first = results[chains[0]]
     for kind, row in first["good"].items():
         cells = " | ".join(f"{results[c]['good'][kind]['kept']:.3f}" if results[c]["good"][kind]["kept"] is not None
                            else "-" for c in chains)
-        lines.append(f"| {kind} | {row['pages']} | {cells} | {row['lost_by']} |")
+        copy = f"{row['kept_or_copy']:.3f}" if row.get("kept_or_copy") is not None else "-"
+        lines.append(f"| {kind} | {row['pages']} | {cells} | {copy} | {row['lost_by']} |")
     lines += ["", "| junk family | pages | " + " | ".join(f"`{c}` drops" for c in chains) + " | by (first chain) |",
               "|---|---:|" + "---:|" * len(chains) + "---|"]
     for family, row in first["junk"].items():
@@ -199,7 +228,8 @@ def main() -> int:
             seconds = time.perf_counter() - started
             df = fates(items, out)
             steps = step_seconds(out)
-            results[chain] = report(df) | {"seconds": round(seconds, 1), "items": len(df), "step_seconds": steps}
+            results[chain] = report(df, copies_of_kept(out)) | {"seconds": round(seconds, 1), "items": len(df),
+                                                                "step_seconds": steps}
             slowest = ", ".join(f"{name} {secs:.1f}" for name, secs in sorted(steps.items(), key=lambda x: -x[1])[:6])
             print(f"{chain}: {len(df)} items in {seconds:.0f} s; slowest steps (s): {slowest}", flush=True)
             if args.captions:
