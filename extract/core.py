@@ -61,7 +61,7 @@ PRESTRIPPED = ("head", "script", "style", "svg", "template", "iframe", "object",
 FURNITURE = ("nav", "footer", "aside")
 # ... or unless it is links all through, whatever it holds: on an API stub of SciPy's reference the sidebar's <nav>
 # (every entry a link) held most of the page, was kept, and the block model chose it over the two short lines of the
-# page's own text (9 of 200 pages; bench/filters_quality.py)
+# page's own text (11 of the eval split's 200 pages; bench/filters_quality.py)
 FURNITURE_LINKS = 0.8
 SELECTORS = ("model", "trafilatura")
 # the model kept nothing: trafilatura's choice is used when it holds at least this much text. Measured on WCXB dev
