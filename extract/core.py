@@ -46,7 +46,7 @@ from extract.metadata import PageMeta, page_metadata
 from extract.page_type import PAGE_TYPES, page_features, predict_proba
 from extract.page_type import shipped_model as page_type_model
 from extract.parse import parse_html
-from extract.segment import Block, Segmentation, segment
+from extract.segment import Block, Segmentation, link_chars, segment
 from extract.select import BlockModel, block_words, shipped_model, unsure_share
 
 for _logger in ("trafilatura", "htmldate", "courlan", "justext", "readability"):
@@ -169,12 +169,8 @@ def strip_furniture(tree: etree._Element, html: str) -> None:
             if el.getparent() is None:
                 continue
             chars = len(el.text_content())
-            if chars * 2 < total or (chars and _link_chars(el) >= FURNITURE_LINKS * chars):
+            if chars * 2 < total or (chars and link_chars(el) >= FURNITURE_LINKS * chars):
                 _drop(el)
-
-
-def _link_chars(el: etree._Element) -> int:
-    return sum(len(a.text_content()) for a in el.iter("a"))
 
 
 def _drop(el: etree._Element) -> None:

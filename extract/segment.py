@@ -448,7 +448,7 @@ class _Walk:
         self.flush()
         before = len(self.out.blocks)
         self.out.images.extend(PageImage(img, before) for img in el.iter("img"))
-        links = sum(len((a.text_content() or "").strip()) for a in el.iter("a"))
+        links = link_chars(el)
         self.push(el, tag)
         self.emit(markdown, kind="table", plain=" ".join(el.text_content().split()), link_chars=links)
         self.frames.pop()
@@ -470,7 +470,7 @@ class _Walk:
             return
         self.flush()
         self.push(el, "pre")
-        links = sum(len((a.text_content() or "").strip()) for a in el.iter("a"))
+        links = link_chars(el)
         self.emit(fence(text, code_language(el)), kind="pre", plain=text, link_chars=links)
         self.frames.pop()
         before = len(self.out.blocks)
@@ -487,6 +487,11 @@ class _Walk:
 def _start_number(ol: etree._Element) -> int:
     start = (ol.get("start") or "").strip()
     return int(start) if start.lstrip("-").isdigit() else 1
+
+
+def link_chars(el: etree._Element) -> int:
+    """Characters of link text under ``el`` (each link's text trimmed)."""
+    return sum(len((a.text_content() or "").strip()) for a in el.iter("a"))
 
 
 def segment(root: etree._Element) -> Segmentation:
