@@ -26,6 +26,10 @@ from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
 
 VIEW_CONFIG = ROOT / "bench" / "configs" / "quality_view.yaml"
+# Every record's WARC-Date: dedup keeps the earliest-fetched copy, then the smallest id (dedup/near.py), and warcio's
+# own date is the second the record was written, so which of two copies was kept depended on where a second ended
+# while the WARC was written (a news page and its spun copy swapped from run to run). One date for all: the id decides.
+WARC_DATE = "2026-01-01T00:00:00Z"
 COLUMNS = ["url", "dropped_by", "drop_detail", "text", "lang", "lang_score", "quality_score", "quality_signals",
            "code_ratio", "page_type", "extracted_by", "link_density", "lang_source"]
 
@@ -45,7 +49,8 @@ def write_inputs(items: list[Item], folder: Path) -> list[Path]:
                 http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
                                                    ("Content-Length", str(len(item.html)))], protocol="HTTP/1.1")
                 writer.write_record(writer.create_warc_record(item.url, "response", payload=io.BytesIO(item.html),
-                                                              length=len(item.html), http_headers=http))
+                                                              length=len(item.html), http_headers=http,
+                                                              warc_headers_dict={"WARC-Date": WARC_DATE}))
         paths.append(path)
     if docs:
         path = folder / "corpus.jsonl"

@@ -37,3 +37,18 @@ def test_the_report_gives_both_shares_per_kind() -> None:
     row = report(df, {"u2"})["good"]["API reference (SciPy)"]
     assert (row["pages"], row["kept"], row["kept_or_copy"]) == (4, 0.5, 0.75)
     assert "quality_model.low_quality 1" in row["lost_by"]
+
+
+def test_the_inputs_give_every_page_one_fetch_date(tmp_path: Path) -> None:
+    """Dedup keeps the earliest-fetched copy: a WARC-Date per second of writing made the keeper a matter of timing."""
+    from bench.quality_corpus import Item
+    from bench.quality_view import WARC_DATE, write_inputs
+    from pipelines.readers import read_input
+
+    html = b"<html><body><p>" + b"A paragraph of the page. " * 20 + b"</p></body></html>"
+    items = [Item(f"p{n}", "news", 1, "eval", f"https://n.example/{n}", html=html) for n in range(3)]
+    [warc] = write_inputs(items, tmp_path)
+    table = pa.concat_tables(read_input(str(warc)))
+    assert table.num_rows == 3
+    dates = {d.strftime("%Y-%m-%dT%H:%M:%SZ") for d in table.column("fetched_at").to_pylist()}
+    assert dates == {WARC_DATE}
