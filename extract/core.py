@@ -68,6 +68,13 @@ SELECTORS = ("model", "trafilatura")
 # (grouped CV): 2 of 1,495 pages take it, both single-page apps whose ground truth WCXB left empty (-0.0006 F1
 # there); below 500 characters the pages were mostly "enable JavaScript" shells and it cost more
 FALLBACK_MIN_CHARS = 500
+# ... at any length on a page the page-type model calls documentation: an API stub (a property, a one-line method) is
+# short by nature, and no JavaScript shell of WCXB dev is typed so (all 1,495 dev pages extract as before). Of the
+# quality corpus's documentation pages (bench/quality_corpus.py, every split) the model kept nothing of 58 stubs
+# that trafilatura finds 45-345 characters in (astropy 24, SciPy 10, GIMP's manual in German 8, Russian 7, Japanese
+# 3, Dask 2, scikit-image 2, scikit-learn 1, Django 1), all typed documentation; what stays empty there is 29 pages
+# that only redirect (<meta http-equiv="refresh">). No junk page of the corpus changed fate (bench/filters_quality.py)
+FALLBACK_MIN_CHARS_DOCS = 1
 # the share of a page's characters in CJK scripts from which it counts as outside the training data (untrained_script)
 UNTRAINED_SCRIPT_SHARE = 0.3
 DATED_TYPES = frozenset({"article", "forum", "documentation"})  # page types that carry a publication date
@@ -274,14 +281,17 @@ def choose(analysis: PageAnalysis, options: ExtractOptions) -> list[bool]:
     return chosen
 
 
-def with_fallback(blocks: list[Block], chosen: list[bool], kept_text: str) -> tuple[list[bool], bool]:
+def with_fallback(blocks: list[Block], chosen: list[bool], kept_text: str,
+                  page_type: str | None = None) -> tuple[list[bool], bool]:
     """``(choice, fell back)``: where the model keeps nothing but trafilatura found a page's worth of text
-    (``FALLBACK_MIN_CHARS``), trafilatura's choice stands: a page unlike anything in the training data (a script or
-    a layout WCXB lacks) should not vanish."""
+    (``FALLBACK_MIN_CHARS``; any text on a page of ``page_type`` documentation, ``FALLBACK_MIN_CHARS_DOCS``),
+    trafilatura's choice stands: a page unlike anything in the training data (a script or a layout WCXB lacks, a
+    documentation stub shorter than any page WCXB has) should not vanish."""
     if any(chosen) or not kept_text:
         return chosen, False
     kept = kept_by_trafilatura(blocks, kept_text)
-    if sum(len(b.plain) for b, k in zip(blocks, kept, strict=True) if k) >= FALLBACK_MIN_CHARS:
+    floor = FALLBACK_MIN_CHARS_DOCS if page_type == "documentation" else FALLBACK_MIN_CHARS
+    if sum(len(b.plain) for b, k in zip(blocks, kept, strict=True) if k) >= max(floor, 1):
         return kept, True
     return chosen, False
 
@@ -348,6 +358,9 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
     chosen = choose(analysis, options)
     flags = ["parse_truncated.depth"] if analysis.truncated else []
     extracted_by = "winnow" if options.selector == "model" else "trafilatura"
+    page_type = None
+    if analysis.page_type_probs is not None:
+        page_type = PAGE_TYPES[int(np.argmax(analysis.page_type_probs))]
     if options.selector == "model":
         if analysis.kept_text is not None and shipped_model().quick is not None:
             flags.append("model_full")  # the quick model was unsure: trafilatura ran and the full model decided
@@ -357,7 +370,7 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
             kept_text = analysis.kept_text
             if kept_text is None and not any(chosen):  # emptied by the caller's threshold or include_tables
                 kept_text = full_model_text(analysis.tree, url, options)
-            chosen, empty = with_fallback(blocks, chosen, kept_text or "")
+            chosen, empty = with_fallback(blocks, chosen, kept_text or "", page_type)
             fell_back = "empty" if empty else ""
         if fell_back:
             flags.append(f"fallback_trafilatura.{fell_back}")
@@ -365,9 +378,6 @@ def extract_raw(html: str, url: str | None, options: ExtractOptions) -> RawExtra
     texts, where = units(blocks, chosen)
     kept_chars = sum(len(b.text) for b, keep in zip(blocks, chosen, strict=True) if keep)
     link_chars = sum(b.link_chars for b, keep in zip(blocks, chosen, strict=True) if keep)
-    page_type = None
-    if analysis.page_type_probs is not None:
-        page_type = PAGE_TYPES[int(np.argmax(analysis.page_type_probs))]
     if texts and page_type == "product" and _missing(meta.product_description, texts):
         # the shop's own description of the product, written for search engines, where the visible page shows it
         # behind a tab or a script (WCXB dev: +0.003 F1 on product pages, grouped CV)

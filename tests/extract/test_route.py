@@ -159,3 +159,39 @@ def test_the_routing_rule_is_the_fewest_routed_pages_that_keep_the_full_models_f
     chosen = next(g for g in grid if (g["band"], g["limit"]) == (rule["band"], rule["limit"]))
     assert chosen["routed"] == pytest.approx(1 / 3)
     assert min(g["routed"] for g in grid if g["f1"] >= chosen["f1"]) == chosen["routed"]
+
+
+STUB = ("<html><head><title>SuperLU.nnz</title></head><body><div class='body' role='main'>"
+        "<h1>scipy.sparse.linalg.SuperLU.nnz</h1><dl class='py attribute'><dt>SuperLU.nnz</dt>"
+        "<dd><p>Number of nonzero elements in the matrix.</p></dd></dl></div></body></html>")
+
+
+def _typed(monkeypatch: pytest.MonkeyPatch, page_type: str) -> None:
+    from extract.page_type import PAGE_TYPES
+
+    monkeypatch.setattr(core, "predict_proba",
+                        lambda model, rows: np.array([[float(t == page_type) for t in PAGE_TYPES]]))
+
+
+@pytest.mark.parametrize("page_type, kept", [("documentation", True), ("article", False), ("product", False)])
+def test_an_api_stub_falls_back_to_trafilatura_at_any_length_only_on_documentation(
+        monkeypatch: pytest.MonkeyPatch, page_type: str, kept: bool) -> None:
+    _typed(monkeypatch, page_type)
+    options = ExtractOptions(threshold=1.01)  # the model keeps nothing, as on SciPy's stubs
+    if kept:
+        raw = extract_raw(STUB, "https://docs.example/SuperLU.nnz.html", options)
+        assert "fallback_trafilatura.empty" in raw.flags and raw.extracted_by == "trafilatura"
+        assert "Number of nonzero elements" in raw.text and raw.page_type == "documentation"
+    else:  # under FALLBACK_MIN_CHARS elsewhere: a JavaScript shell's few words are not a page
+        with pytest.raises(core.ExtractFailure, match="no_text"):
+            extract_raw(STUB, "https://docs.example/SuperLU.nnz.html", options)
+
+
+def test_the_fallback_floor_is_the_page_types() -> None:
+    analysis = core.analyse(STUB, None, ExtractOptions(quick=False))
+    blocks, nothing = analysis.segmentation.blocks, [False] * len(analysis.segmentation.blocks)
+    assert analysis.kept_text and len(analysis.kept_text) < core.FALLBACK_MIN_CHARS
+    chosen, fell_back = core.with_fallback(blocks, nothing, analysis.kept_text, "documentation")
+    assert fell_back and any(chosen)
+    assert core.with_fallback(blocks, nothing, analysis.kept_text, None) == (nothing, False)
+    assert core.with_fallback(blocks, nothing, "", "documentation") == (nothing, False)  # trafilatura found nothing
