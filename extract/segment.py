@@ -430,7 +430,13 @@ class _Walk:
                     and is_code_chrome(el):
                 return True
             self.inline_kw |= keyword_mask(el, cls)
-            if cls and self.buf and not self.buf[-1][-1:].isspace():
+            if cls and self.buf and tag == "span" and "classifier" in cls.split():
+                # numpydoc's "name : type" (every Sphinx API reference of the scientific Python stack): the HTML has
+                # <strong>x</strong><span class="classifier">int</span> and the " : " is Sphinx's CSS
+                # (basic.css, .classifier:before); glued, "x" and its type read as one word ("alphainput")
+                if not self.buf[-1].rstrip().endswith(":"):
+                    self.buf.append(" : ")
+            elif cls and self.buf and not self.buf[-1][-1:].isspace():
                 # two styled inline siblings with nothing between (a card's title and price): the page's CSS lays
                 # them out apart, and glued they would read as one word ("Gaiters39,00")
                 prev = el.getprevious()

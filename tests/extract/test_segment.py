@@ -135,6 +135,15 @@ def test_styled_inline_siblings_are_not_glued() -> None:
     assert [b.markdown() for b in seg.blocks] == ["- Gaiters 39 EUR", "snakecase stays one word"]
 
 
+def test_a_numpydoc_parameter_and_its_type_read_apart_as_sphinx_shows_them() -> None:
+    """Sphinx's CSS writes the " : " between a parameter and its type; without it they read as one word."""
+    seg = cut("<html><body><dl><dt><strong>alpha</strong><span class='classifier'>input complex</span></dt>"
+              "<dt><strong>b</strong> : <span class='classifier'>int</span></dt>"  # older docutils writes it
+              "<dt><strong>c</strong>:<span class='classifier'>float</span></dt>"
+              "<dt><span class='classifier'>no name before it</span></dt></dl></body></html>")
+    assert [b.plain for b in seg.blocks] == ["alpha : input complex", "b : int", "c:float", "no name before it"]
+
+
 def test_layout_tables_are_walked_and_quotes_and_nested_lists_rendered() -> None:
     html = ("<html><body><table><tr><td><h2>Welcome</h2><p>First column text of the layout.</p>"
             "<p>More prose in the same cell.</p></td><td><p>Second column.</p></td></tr></table>"
