@@ -58,11 +58,18 @@ class FakeOpenAI:
                     fake.requests.append(body)
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                answering = True
                 try:
                     status, payload, delay = fake.responder(body)
                     if delay:
                         time.sleep(delay)
                     data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+                    # counted out before the answer leaves: once the client has it, it may send its next request,
+                    # and that request's thread could count itself in before this one counted out (a count of 4
+                    # under a client bound of 3 on a loaded machine)
+                    with fake._lock:
+                        fake.in_flight -= 1
+                    answering = False
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
@@ -71,8 +78,9 @@ class FakeOpenAI:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout tests)
                 finally:
-                    with fake._lock:
-                        fake.in_flight -= 1
+                    if answering:
+                        with fake._lock:
+                            fake.in_flight -= 1
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
