@@ -236,6 +236,11 @@ CRAWL_SETTINGS: dict[str, Any] = {
 }
 
 
+# How much later than the request before it one request may reach the loopback server on a loaded machine (the
+# server stamps arrivals, the crawler spaces departures): 0.89 s was seen once for a 1 s delay with two suites running.
+JITTER_S = 0.15
+
+
 @dataclass
 class CrawlRun:
     bases: dict[str, str]
@@ -359,14 +364,17 @@ def test_redirect_limit(crawl: CrawlRun) -> None:
 def test_unreachable_host_is_retried(crawl: CrawlRun) -> None:
     fetches = crawl.hits("flaky", "/robots.txt")
     assert len(fetches) == 2  # the 503, then the refetch once WINNOW_ROBOTS_UNREACHABLE_RETRY_SECONDS passed
-    assert fetches[1] - fetches[0] >= 0.9
+    assert fetches[1] - fetches[0] >= 1.0 - JITTER_S
 
 
 def test_crawl_delay_holds_under_autothrottle(crawl: CrawlRun) -> None:
     times = sorted(t for name, p, t in crawl.log if name == "main" and p != "/robots.txt")
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert len(gaps) == 3
-    assert min(gaps) >= 0.9, gaps
+    # One gap can read short by JITTER_S at most, the span of all three only by jitter at its two ends. Left alone,
+    # AutoThrottle here spaces requests by well under 0.1 s, so both checks still fail a delay that is not honoured.
+    assert min(gaps) >= 1.0 - JITTER_S, gaps
+    assert times[-1] - times[0] >= 3 * 1.0 - JITTER_S, gaps
 
 
 # ---------------------------------------------------------------------------------------------------------------
