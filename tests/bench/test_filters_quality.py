@@ -52,3 +52,19 @@ def test_the_inputs_give_every_page_one_fetch_date(tmp_path: Path) -> None:
     assert table.num_rows == 3
     dates = {d.strftime("%Y-%m-%dT%H:%M:%SZ") for d in table.column("fetched_at").to_pylist()}
     assert dates == {WARC_DATE}
+
+
+def test_the_inputs_give_every_page_the_same_id_in_every_run(tmp_path: Path) -> None:
+    """With one fetch date the id decides which copy dedup keeps: warcio's random record ids made it a coin toss."""
+    from bench.quality_corpus import Item
+    from bench.quality_view import write_inputs
+    from pipelines.readers import read_input
+
+    html = b"<html><body><p>" + b"A paragraph of the page. " * 20 + b"</p></body></html>"
+    items = [Item(f"p{n}", "news", 1, "eval", f"https://n.example/{n}", html=html) for n in range(3)]
+    runs = []
+    for k in range(2):
+        [warc] = write_inputs(items, tmp_path / str(k))
+        runs.append(pa.concat_tables(read_input(str(warc))).column("id").to_pylist())
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) == 3
