@@ -179,7 +179,7 @@ JUNK_WHEN_HIGH = frozenset({
 })
 
 
-_LINK_WORDS = NAMES.index("link_words")
+_LINK_WORDS = _INDEX["link_words"]
 
 
 def signal(values: tuple[float, ...], name: str) -> float:
