@@ -39,3 +39,15 @@ def unpacked(deb: Path, cache: Path) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True)
         yield Path(tmp)
+
+
+def package_folder(package: str, folder: str, cache: Path) -> Path:
+    """``folder`` of a package's files, unpacked once under ``cache/x/<package>`` (the package fetched first when
+    there is none in ``cache``)."""
+    target = cache / "x" / package
+    if not (target / folder).is_dir():
+        with unpacked(debian_package(package, cache), cache) as tmp:  # DebianDataError says why and what to do
+            shutil.rmtree(target, ignore_errors=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp.rename(target)
+    return target / folder

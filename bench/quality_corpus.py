@@ -26,6 +26,9 @@ Junk (label 0):
 - ``doc_index``: the real navigation pages of those documentation sites (general and module indexes, search pages).
 - ``boilerplate``: the real non-content text of WCXB pages (menus, footers, teasers, cookie and sign-up notices, share
   bars: DOM text blocks whose words are mostly not in the page's ground truth), cut into pages, as text documents.
+- ``errors.<source>``: real error pages as web servers and proxies serve them, Apache httpd's (17 HTTP errors, 21
+  languages) and Squid's (20 of 42 errors a language, 45 languages), from Debian packages (bench/error_pages.py), each
+  page on a host of its own; split by language.
 - ``gen_a.<family>``: filters/training/junk.py, the training generator (seven families).
 - ``gen_b.<family>``: bench/junk_set.py (the same seven families, other templates, WCXB's vocabulary).
 - ``gen_c.<family>``: bench/junk_eval.py, written apart from both and from the quality signals, with families the
@@ -50,7 +53,6 @@ import hashlib
 import json
 import random
 import re
-import shutil
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -63,7 +65,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import wcxb  # noqa: E402
-from bench.debs import debian_package, unpacked  # noqa: E402
+from bench.debs import package_folder  # noqa: E402
+from bench.error_pages import base_language, error_pages  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 CACHE = Path.home() / ".cache" / "winnow-bench" / "quality"
@@ -164,15 +167,7 @@ def news_items(root: Path = SHARED / "extraction_bench") -> Iterator[Item]:
 def obtain_debian_site(package: str, cache: Path = CACHE / "debian", folder: str | None = None) -> Path:
     """The unpacked HTML folder of a Debian documentation package (``folder`` in it, by default its
     ``DEBIAN_SITES`` entry's), fetched once with ``apt-get download``."""
-    folder = folder or DEBIAN_SITES[package][0]
-    target = cache / "x" / package
-    if not (target / folder).is_dir():
-        deb = debian_package(package, cache)  # DebianDataError (a RuntimeError) says why and what to do
-        with unpacked(deb, cache) as tmp:
-            shutil.rmtree(target, ignore_errors=True)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp.rename(target)
-    return target / folder
+    return package_folder(package, folder or DEBIAN_SITES[package][0], cache)
 
 
 def site_pages(package: str, root: Path) -> list[Path]:
@@ -481,11 +476,25 @@ def gen_d_items(per_family: int = 50, seed: int = 0) -> Iterator[Item]:
                    html=page.html.encode("utf-8"))
 
 
+def error_items(cache: Path = CACHE / "debian") -> Iterator[Item]:
+    """Real error pages of web servers and proxies in many languages (bench/error_pages.py), split by language: no
+    language's error pages are in two splits, so the eval split's are in languages nothing learnt them in."""
+    for page in error_pages(cache):
+        host = f"{page.source}-{page.lang}-{page.name.lower().replace('_', '-')}.errors.example"
+        yield Item(_id("errors", page.source, page.lang, page.name), f"errors.{page.source}", 0,
+                   split_of(f"errors:{base_language(page.lang)}"), f"https://{host}/missing/page.html",
+                   html=page.html.encode("utf-8"))
+
+
 # -- the whole corpus ----------------------------------------------------------------------------------------------
 
-def corpus(splits: tuple[str, ...] = SPLITS, *, docs: bool = True, gen_d: bool = True) -> list[Item]:
-    """Every item of the given splits (module docstring), in a fixed order; ``gen_d``: the final evaluation junk."""
+def corpus(splits: tuple[str, ...] = SPLITS, *, docs: bool = True, gen_d: bool = True,
+           errors: bool = True) -> list[Item]:
+    """Every item of the given splits (module docstring), in a fixed order; ``gen_d``: the final evaluation junk;
+    ``errors``: the real error pages (Debian packages, as ``docs``)."""
     parts: list[Iterator[Item]] = [wcxb_items(), news_items(), prose_items(), boilerplate_items()]
+    if errors:
+        parts.append(error_items())
     if docs:
         sites = [p for p, (_, s, _) in DEBIAN_SITES.items() if s in splits]
         parts += [docs_items(sites), doc_index_items(sites)]
