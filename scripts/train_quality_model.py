@@ -108,7 +108,9 @@ _FAMILY = {"gen_b.cookie_subscription_wall": "wall", "gen_b.seo_spun_text": "seo
            "gen_c.word_salad": "bare_words", "gen_c.doorway_pages": "doorway",
            "gen_c.auto_generated_listing": "data_listing", "gen_c.error_or_soft404": "error_page",
            "gen_c.navigation_only": "navigation", "gen_c.fake_reviews_or_ads": "ad_copy", "gen_c.gate_or_wall": "wall",
-           "gen_c.placeholder_content": "lorem_ipsum"}
+           "gen_c.placeholder_content": "lorem_ipsum",
+           # real error pages (bench/error_pages.py): one family, whichever server or proxy wrote them
+           "errors.apache": "server_error", "errors.squid": "server_error"}
 
 
 def junk_family(family: str) -> str:

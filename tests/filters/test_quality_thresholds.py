@@ -108,3 +108,14 @@ def test_the_thresholds_spread_is_recorded_from_bootstrap_draws() -> None:
     threshold, _ = script.choose_threshold(scores, kinds)
     assert 0.4 <= low <= high <= 1.0 and low - 0.05 <= threshold <= high + 0.05
     assert script.threshold_spread(scores, kinds, draws=20) == (low, high)  # seeded: the same file from the same data
+
+
+def test_real_error_pages_are_one_junk_family_that_the_shipped_model_learnt() -> None:
+    script = _script()
+    # Apache's and Squid's error pages weigh as one family (every junk family alike), and --lofo leaves both out at once
+    assert script.junk_family("errors.apache") == script.junk_family("errors.squid") == "server_error"
+    assert script.junk_family("gen_c.error_or_soft404") == "error_page"  # the generated ones stay a family apart
+    from filters.quality_model import DEFAULT_MODEL, load
+
+    trained_on = dict(part.rsplit(" ", 1) for part in load(str(DEFAULT_MODEL))["trained_on"].split("; "))
+    assert int(trained_on["junk server_error"]) > 100, trained_on
