@@ -39,8 +39,9 @@ Junk (label 0):
 
 Splits: ``train`` (the model learns from it), ``calib`` (the threshold is chosen on it), ``eval`` (only measured).
 WCXB and its boilerplate split by site (``bench.wcxb.site_of``), so no site is in two splits; documentation sites
-split whole (``DEBIAN_SITES``); the prose by sentence; ``news``, ``handbook`` and ``gen_d`` are eval only; ``gen_a``
-is train only; ``gen_b`` and ``gen_c`` are drawn twice, seed 0 for train and seed 1 for eval.
+split whole (``DEBIAN_SITES``); the prose by sentence; the error pages by language; ``news``, ``handbook`` and
+``gen_d`` are eval only; ``gen_a`` is train only; ``gen_b`` and ``gen_c`` are drawn twice, seed 0 for train and seed 1
+for eval.
 
     .venv/bin/python -m bench.quality_corpus [--split eval] [--summary]
 """

@@ -9,9 +9,10 @@ Data: the quality corpus (bench/quality_corpus.py), through winnow's own extract
 - Learns from the ``train`` split. Good: WCXB dev pages of half the sites (all seven page types, English and other
   languages), whole documentation sites (scikit-learn's tutorials and gallery, Dask, Django, the Python manual, GIMP's
   German manual, the Debian Reference in German, French, Japanese and Spanish) and real prose in 75 languages. Junk:
-  the real non-content text of those WCXB pages, and the families of two generators (filters/training/junk.py and
-  bench/junk_set.py): keyword stuffing, placeholder text, word salad, link farms, repeated boilerplate, consent and
-  pay walls, SEO filler.
+  the real non-content text of those WCXB pages, real error pages of web servers and proxies (Apache httpd's and
+  Squid's, bench/error_pages.py, in the train split's 17 languages; one family, ``server_error``), and the families of
+  two generators (filters/training/junk.py and bench/junk_set.py): keyword stuffing, placeholder text, word salad,
+  link farms, repeated boilerplate, consent and pay walls, SEO filler.
 - Weights: every good kind counts alike (each WCXB page type, the documentation sites together, the prose together),
   and every junk family counts alike, so that no one source decides the model; the two classes weigh the same.
 - Threshold: chosen on the ``calib`` split, real pages only (WCXB pages of other sites, other documentation sites
