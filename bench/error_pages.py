@@ -6,7 +6,7 @@ one here wrote.
   language, assembled as httpd's server-side includes assemble them (``include/top.html``, the body with the
   referrer branch or the other, ``contact.html.var``, ``include/bottom.html``).
 - ``squid``: Squid's error pages (Debian's ``squid-langpack``, ``usr/share/squid-langpack/<lang>/ERR_*``, GPL-2+):
-  43 proxy errors in 45 languages, the ``%`` codes filled in as Squid fills them (the URL, the host, the cache
+  42 proxy errors in 45 languages, the ``%`` codes filled in as Squid fills them (the URL, the host, the cache
   administrator, a time, a system message).
 
 A page an error page is served on is a page of a site with good pages too, so every page gets a host of its own here
@@ -37,6 +37,9 @@ _INCLUDE = re.compile(r'<!--#include virtual="([^"]+)"\s*-->')
 # httpd's conditionals: the referrer branch and its else; ``top.html`` opens with one on CONTENT_LANGUAGE
 _IF = re.compile(r"<!--#if expr=\"[^\"]*\"\s*-->(.*?)(?:<!--#else\s*-->(.*?))?<!--#endif\s*-->", re.DOTALL)
 _SQUID_CODE = re.compile(r"%([a-zA-Z%])")
+# The status an Apache page reports ("Error 404"); the other documents' statuses are drawn per page from the common
+# ones (a full table would be more faithful: it would change the pages the shipped model was trained on).
+_STATUS = {"HTTP_NOT_FOUND": "404", "HTTP_FORBIDDEN": "403", "HTTP_INTERNAL_SERVER_ERROR": "500"}
 
 
 @dataclass(frozen=True)
@@ -78,13 +81,12 @@ def apache_pages(cache: Path) -> Iterator[ErrorPage]:
     folder = package_folder(*APACHE, cache)
     for path in sorted(folder.glob("HTTP_*.html.var")):
         name = path.name.removesuffix(".html.var")
-        status = {"HTTP_NOT_FOUND": "404", "HTTP_FORBIDDEN": "403", "HTTP_INTERNAL_SERVER_ERROR": "500"}
         for lang, body in type_map(path.read_text(encoding="utf-8")).items():
             rng = random.Random(f"apache/{lang}/{name}")
             host = f"www.{name.lower().replace('_', '-')}-{lang}.example"
             env = {"CONTENT_LANGUAGE": lang, "SERVER_ADMIN": f"webmaster@{host}", "SERVER_NAME": host,
                    "SERVER_SOFTWARE": "Apache/2.4.62 (Debian)", "HTTP_REFERER": f"https://{host}/",
-                   "REDIRECT_STATUS": status.get(name, str(rng.choice((400, 403, 404, 500, 503)))),
+                   "REDIRECT_STATUS": _STATUS.get(name, str(rng.choice((400, 403, 404, 500, 503)))),
                    "REQUEST_URI": "/news/2024/archive.html", "REDIRECT_REQUEST_METHOD": "GET",
                    "REDIRECT_URL": "/news/2024/archive.html"}
             yield ErrorPage("apache", lang, name, _ssi(body, env, folder, lang, rng.random() < 0.5))
