@@ -436,7 +436,7 @@ class _Walk:
                 # (basic.css, .classifier:before); glued, "x" and its type read as one word ("alphainput")
                 if not self.buf[-1].rstrip().endswith(":"):
                     self.buf.append(" : ")
-            elif cls and self.buf and not self.buf[-1][-1:].isspace():
+            elif cls and self.buf and not self.buf[-1][-1:].isspace() and not self._in_signature():
                 # two styled inline siblings with nothing between (a card's title and price): the page's CSS lays
                 # them out apart, and glued they would read as one word ("Gaiters39,00")
                 prev = el.getprevious()
@@ -445,6 +445,13 @@ class _Walk:
         if el.text:
             self.text(el.text)
         return False
+
+    def _in_signature(self) -> bool:
+        """Whether the open block is a Sphinx API signature (``<dt class="sig sig-object py">``, Sphinx 4 and later,
+        every domain): its name, parentheses, parameters and brackets are styled spans side by side that the theme
+        sets glued, as code ("scipy.linalg.blas.cgemv(alpha, a, x[, beta])"), not apart like a card's fields."""
+        cls = self.frames[-1].el.get("class") if self.frames else None
+        return bool(cls) and "sig" in cls.split()
 
     def table(self, el: etree._Element, tag: str) -> bool:
         """A data table as one block (a GFM table); False when it renders to nothing (walk into it instead)."""

@@ -135,6 +135,26 @@ def test_styled_inline_siblings_are_not_glued() -> None:
     assert [b.markdown() for b in seg.blocks] == ["- Gaiters 39 EUR", "snakecase stays one word"]
 
 
+def test_a_sphinx_signature_reads_as_code_not_as_fields_set_apart() -> None:
+    """Sphinx 4+ writes an API signature as styled spans side by side (SciPy's BLAS wrappers, as the
+    python-scipy-doc package ships them); the card rule put a space between each ("blas. cgemv ( alpha")."""
+    sig = ('<span class="sig-prename descclassname"><span class="pre">scipy.linalg.blas.</span></span>'
+           '<span class="sig-name descname"><span class="pre">cgemv</span></span><span class="sig-paren">(</span>'
+           '<em class="sig-param"><span class="n"><span class="pre">alpha</span></span></em>, '
+           '<em class="sig-param"><span class="n"><span class="pre">x</span></span></em>'
+           '<span class="optional">[</span>, <em class="sig-param"><span class="n"><span class="pre">beta</span>'
+           '</span></em><span class="optional">]</span><span class="sig-paren">)</span>'
+           '<em class="property"><span class="w"> </span><span class="p"><span class="pre">=</span></span>'
+           '<span class="w"> </span><span class="pre">&lt;fortran</span> <span class="pre">function</span> '
+           '<span class="pre">cgemv&gt;</span></em>')
+    seg = cut(f'<html><body><dl class="py function"><dt class="sig sig-object py" id="cgemv">{sig}</dt>'
+              '<dd><p>Wrapper for cgemv.</p></dd></dl>'
+              f'<div class="card"><dt class="card-title">{sig}</dt></div></body></html>')
+    assert [b.markdown() for b in seg.blocks][:2] == [
+        "scipy.linalg.blas.cgemv(alpha, x[, beta]) = <fortran function cgemv>", "Wrapper for cgemv."]
+    assert seg.blocks[2].text.startswith("scipy.linalg.blas. cgemv ( alpha")  # outside a signature: set apart
+
+
 def test_a_numpydoc_parameter_and_its_type_read_apart_as_sphinx_shows_them() -> None:
     """Sphinx's CSS writes the " : " between a parameter and its type; without it they read as one word."""
     seg = cut("<html><body><dl><dt><strong>alpha</strong><span class='classifier'>input complex</span></dt>"
