@@ -83,7 +83,8 @@ per seed. That is fine for a memory check (every page is read, extracted and hel
 of distinct pages. URL-level figures (planted duplicates, agreement) are computed at scale 1 only. Note that
 winnow's runner processes inputs in waves of ``wave_files`` (16) files and holds a wave's documents in memory for
 its Stages (host language and quality group a wave by host, dedup materialises it), so its peak RSS grows with the
-wave, not with the whole input: 8 files at 1x make one wave, 24 at 3x make waves of 16 and 8.
+wave, not with the whole input: 8 files at 1x make one wave, 24 at 3x make waves of 16 and 8; ``--wave-files 8``
+makes them three waves of 8, each the size of the 1x input (the check that memory does not grow with the input).
 
 Differences between the two chains (everything else is the same published rule with the same threshold):
 
@@ -187,6 +188,7 @@ CONFIGS = {"local": CONFIG, "ray": CONFIG, "default": DEFAULT_CONFIG}
 WINNOW_OUTPUTS = ("text", "image_text", "interleaved")
 SCALED = INPUT_CACHE / "scaled"  # --scale N: links to the WARCs of N seeds, one folder (datatrove reads a folder)
 TRACE_ENV = "WINNOW_E2E_TRACE"  # the winnow child writes RSS and what its main thread is doing here (JSONL)
+WAVE_ENV = "WINNOW_E2E_WAVE_FILES"  # ``--wave-files``: the winnow child's RunOptions.wave_files
 
 
 
@@ -312,8 +314,9 @@ def winnow_child(argv: list[str]) -> int:
     from pipelines.config import load_config
     from pipelines.runner import RunOptions, run
 
+    wave_files = int(os.environ.get(WAVE_ENV) or RunOptions.wave_files)
     run(RunOptions(config=load_config(str(CONFIGS[mode])), inputs=inputs, output=Path(output),
-                   local=mode != "ray", progress=False))
+                   local=mode != "ray", progress=False, wave_files=wave_files))
     if mode == "ray":
         import ray
 
@@ -463,10 +466,12 @@ def read_datatrove(out: Path) -> tuple[set[str], set[str], set[str], dict[str, f
 
 
 def run_system(system: str, round_no: int, warcs: list[Path], folder: Path, dt_python: Path | None,
-               hf_home: Path, dt_args: list[str], ids: dict[str, str]) -> RunResult:
+               hf_home: Path, dt_args: list[str], ids: dict[str, str], wave_files: int | None = None) -> RunResult:
     out = folder / f"r{round_no}-{system}"
     log_path = folder / f"r{round_no}-{system}.log"
     env = dict(os.environ)
+    if wave_files:
+        env[WAVE_ENV] = str(wave_files)
     if system != "datatrove":
         env[TRACE_ENV] = str(folder / f"r{round_no}-{system}.trace.jsonl")
     if system == "datatrove":
@@ -680,6 +685,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--scale", type=int, default=1,
                         help="input N times larger: the WARCs of seeds SEED .. SEED+N-1 (for the memory check)")
+    parser.add_argument("--wave-files", type=int, help="winnow's waves of N input files (default: the runner's, "
+                        "16); with --scale, N = 8 gives waves the size of the 1x input's one wave")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--rebuild-input", action="store_true", help="rebuild the cached input WARCs")
     parser.add_argument("--keep-outputs", action="store_true", help="keep every run's output folder")
@@ -713,7 +720,8 @@ def main() -> int:
         for round_no in range(1, args.rounds + 1):
             shift = (round_no - 1) % len(systems)
             for system in systems[shift:] + systems[:shift]:
-                result = run_system(system, round_no, warcs, folder, dt_python, hf_home, dt_args, ids)
+                result = run_system(system, round_no, warcs, folder, dt_python, hf_home, dt_args, ids,
+                                    args.wave_files)
                 results.append(result)
                 print(f"round {round_no} {LABELS[system]:<22} wall {result.wall_s:6.1f} s  CPU {result.cpu_s:6.1f} s "
                       f"({result.cpu_method}; rusage {result.cpu_rusage_s:.1f}, sampled {result.cpu_sampled_s:.1f})  "
@@ -730,7 +738,8 @@ def main() -> int:
             "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
             "datatrove": dt_note, "datatrove_args": dt_args,
             "configs": {s: str(CONFIGS[s].relative_to(REPO)) for s in systems if s in CONFIGS},
-            "scale": args.scale, "input": {k: v for k, v in manifest.items() if k != "records"},
+            "scale": args.scale, "wave_files": args.wave_files,
+            "input": {k: v for k, v in manifest.items() if k != "records"},
             "summary": summary,
             "runs": [{k: v for k, v in asdict(r).items() if not k.endswith("_urls")} for r in results],
         }
