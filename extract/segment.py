@@ -58,6 +58,9 @@ _SKIPPED = frozenset({"script", "style", "template", "svg", "head", "title", "me
 _MATH_TAGS = frozenset({"img", "mjx-container", "math", "mjx-assistive-mml", "mjx-math"})
 _MATH_CLASSED = frozenset({"span", "div", "p"})
 _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt"})
+# Sphinx's class names for the parts of an API signature (its name, its module, parentheses, parameters)
+_SIGNATURE_NAME = re.compile(r"(?:^|\s)desc(?:class)?name(?:\s|$)")
+_SIGNATURE_PART = re.compile(r"(?:^|\s)(?:sig-[a-z]+|desc(?:class)?name)(?:\s|$)")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")  # runs of whitespace, source line breaks included (a <br> is _BR, not whitespace)
 _BR = "\ue000"  # a <br> while the block is built: survives whitespace collapsing, becomes "\n" at the end
@@ -417,7 +420,11 @@ class _Walk:
         elif tag in _INLINE_CODE:
             value = el.text_content()
             if value.strip():
-                self.buf.append(inline_code(" ".join(value.split())))
+                # Sphinx before 4 wrote a signature's module and name as <code class="descclassname">numpy.</code>
+                # <code class="descname">sum</code>: the signature's words, as Sphinx 4's spans are (two code spans
+                # side by side would read "`numpy.``sum`")
+                words = " ".join(value.split())
+                self.buf.append(words if cls and _SIGNATURE_NAME.search(cls) else inline_code(words))
                 if self.link_depth:
                     self.link_chars += len(value.strip())
             return True
@@ -436,7 +443,7 @@ class _Walk:
                 # (basic.css, .classifier:before); glued, "x" and its type read as one word ("alphainput")
                 if not self.buf[-1].rstrip().endswith(":"):
                     self.buf.append(" : ")
-            elif cls and self.buf and not self.buf[-1][-1:].isspace() and not self._in_signature():
+            elif cls and self.buf and not self.buf[-1][-1:].isspace() and not self._in_signature(cls):
                 # two styled inline siblings with nothing between (a card's title and price): the page's CSS lays
                 # them out apart, and glued they would read as one word ("Gaiters39,00")
                 prev = el.getprevious()
@@ -446,12 +453,14 @@ class _Walk:
             self.text(el.text)
         return False
 
-    def _in_signature(self) -> bool:
-        """Whether the open block is a Sphinx API signature (``<dt class="sig sig-object py">``, Sphinx 4 and later,
-        every domain): its name, parentheses, parameters and brackets are styled spans side by side that the theme
-        sets glued, as code ("scipy.linalg.blas.cgemv(alpha, a, x[, beta])"), not apart like a card's fields."""
-        cls = self.frames[-1].el.get("class") if self.frames else None
-        return bool(cls) and "sig" in cls.split()
+    def _in_signature(self, cls: str) -> bool:
+        """Whether an element of class ``cls`` is part of a Sphinx API signature: the open block is Sphinx 4's
+        ``<dt class="sig sig-object py">`` (every domain), or the element is one of the signature's parts by
+        Sphinx's class names (``sig-paren``, ``sig-param``, ``descname``: Sphinx 1.3 to 3). Its name, parentheses,
+        parameters and brackets are styled elements side by side that the theme sets glued, as code
+        ("scipy.linalg.blas.cgemv(alpha, a, x[, beta])"), not apart like a card's fields."""
+        block = self.frames[-1].el.get("class") if self.frames else None
+        return (bool(block) and "sig" in block.split()) or _SIGNATURE_PART.search(cls) is not None
 
     def table(self, el: etree._Element, tag: str) -> bool:
         """A data table as one block (a GFM table); False when it renders to nothing (walk into it instead)."""

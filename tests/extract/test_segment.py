@@ -148,11 +148,18 @@ def test_a_sphinx_signature_reads_as_code_not_as_fields_set_apart() -> None:
            '<span class="w"> </span><span class="pre">&lt;fortran</span> <span class="pre">function</span> '
            '<span class="pre">cgemv&gt;</span></em>')
     seg = cut(f'<html><body><dl class="py function"><dt class="sig sig-object py" id="cgemv">{sig}</dt>'
-              '<dd><p>Wrapper for cgemv.</p></dd></dl>'
-              f'<div class="card"><dt class="card-title">{sig}</dt></div></body></html>')
-    assert [b.markdown() for b in seg.blocks][:2] == [
+              '<dd><p>Wrapper for cgemv.</p></dd></dl></body></html>')
+    assert [b.markdown() for b in seg.blocks] == [
         "scipy.linalg.blas.cgemv(alpha, x[, beta]) = <fortran function cgemv>", "Wrapper for cgemv."]
-    assert seg.blocks[2].text.startswith("scipy.linalg.blas. cgemv ( alpha")  # outside a signature: set apart
+
+
+def test_a_signature_of_sphinx_before_4_reads_as_code_too() -> None:
+    """Sphinx 1.3 to 3 wrote the module and name as code elements, the parentheses as sig-paren spans."""
+    seg = cut('<html><body><dl class="function"><dt id="numpy.sum"><code class="descclassname">numpy.</code>'
+              '<code class="descname">sum</code><span class="sig-paren">(</span><em>a</em>, <em>axis=None</em>'
+              '<span class="sig-paren">)</span><a class="headerlink" href="#numpy.sum">¶</a></dt>'
+              '<dd><p>Sum of <code>a</code>.</p></dd></dl></body></html>')
+    assert [b.markdown() for b in seg.blocks] == ["numpy.sum(a, axis=None)", "Sum of `a`."]
 
 
 def test_a_numpydoc_parameter_and_its_type_read_apart_as_sphinx_shows_them() -> None:
