@@ -424,7 +424,14 @@ class _Walk:
                 # <code class="descname">sum</code>: the signature's words, as Sphinx 4's spans are (two code spans
                 # side by side would read "`numpy.``sum`")
                 words = " ".join(value.split())
-                self.buf.append(words if cls and _SIGNATURE_NAME.search(cls) else inline_code(words))
+                if cls and _SIGNATURE_NAME.search(cls):
+                    self.buf.append(words)
+                else:
+                    if self.buf and self.buf[-1].endswith("`"):
+                        # a code span right after another (<kbd>F</kbd><kbd>Tab</kbd>, a prompt and its command as
+                        # two <code>): glued, "`F``Tab`" is one garbled span in Markdown, not two
+                        self.buf.append(" ")
+                    self.buf.append(inline_code(words))
                 if self.link_depth:
                     self.link_chars += len(value.strip())
             return True

@@ -153,6 +153,13 @@ def test_a_sphinx_signature_reads_as_code_not_as_fields_set_apart() -> None:
         "scipy.linalg.blas.cgemv(alpha, x[, beta]) = <fortran function cgemv>", "Wrapper for cgemv."]
 
 
+def test_code_spans_side_by_side_stay_two_spans() -> None:
+    """Glued, two code spans would be one garbled span ("`root #``emerge`": a Gentoo wiki prompt and its command)."""
+    seg = cut("<html><body><p>Run <code>root #</code><code>emerge --ask x</code>, then <kbd>Ctrl</kbd>+<kbd>F</kbd>"
+              "<kbd>Tab</kbd>.</p></body></html>")
+    assert seg.blocks[0].text == "Run `root #` `emerge --ask x`, then `Ctrl`+`F` `Tab`."
+
+
 def test_a_signature_of_sphinx_before_4_reads_as_code_too() -> None:
     """Sphinx 1.3 to 3 wrote the module and name as code elements, the parentheses as sig-paren spans."""
     seg = cut('<html><body><dl class="function"><dt id="numpy.sum"><code class="descclassname">numpy.</code>'
