@@ -185,7 +185,7 @@ class ExactDedup(Stage):
         # Grouped by a bucket of the digest, not the digest: a shuffle group per distinct text meant one call of
         # the group function per text, and every call loaded every digest kept before. A bucket's group holds all
         # copies of its texts, and loads only its own bucket's earlier digests.
-        return (dataset.map_batches(self._add_key)
+        return (dataset.map_batches(self._add_key, spread=True)
                 .map_groups(BUCKET, self._dedup)
                 .map_batches(self._persist_and_strip))
 

@@ -138,7 +138,7 @@ class MinHashDedup(BandedDedup):
         clock = _Clock()
         docs = dataset.materialize()
         clock.lap("input")
-        sigs = docs.map_batches(self._sign).materialize()
+        sigs = docs.map_batches(self._sign, spread=True).materialize()
         clock.lap("signatures")
         edges = sigs.map_batches(self._band_rows).map_groups(BUCKET, self._candidates).materialize()
         clock.lap("band groups")

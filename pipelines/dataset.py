@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from pipelines.parallel import run_parallel
+from pipelines.parallel import BatchFunction, run_parallel
 from pipelines.records import Unbundle
 from pipelines.spill import SpillList, SpillQueue, partitions
 from pipelines.step import Step
@@ -32,8 +32,16 @@ class Dataset(Protocol):
         processes to share the batches among (pipelines/parallel.py); Ray spreads the batches itself."""
         ...
 
-    def map_batches(self, fn: TableFn) -> Dataset:
-        """A stateless table -> table function over every batch."""
+    def map_batches(self, fn: TableFn, spread: bool = False) -> Dataset:
+        """A stateless table -> table function over every batch. ``spread``: ``fn`` is also picklable and worth
+        sending to other processes (a pure function of its batch that costs CPU, such as hashing every text): a
+        local run given several workers (``spread_over``) shares its batches among them; Ray spreads every
+        function itself."""
+        ...
+
+    def spread_over(self, workers: int) -> Dataset:
+        """This dataset, its ``spread`` functions shared among ``workers`` processes in a local run (the runner
+        gives a Stage its dataset so); Ray's is returned as it is."""
         ...
 
     def map_groups(self, key: str, fn: TableFn) -> Dataset:
@@ -65,19 +73,20 @@ class Dataset(Protocol):
 class LocalDataset:
     """A lazy stream of tables in this process."""
 
-    def __init__(self, tables: Iterable[pa.Table]) -> None:
+    def __init__(self, tables: Iterable[pa.Table], workers: int = 1) -> None:
         self._tables = tables
+        self._workers = workers  # for ``map_batches(spread=True)``, here and in the datasets made from this one
 
     def apply_step(self, step: Step, workers: int = 1) -> LocalDataset:
         tables = self._tables
         if workers > 1 and not step.works_out_of_process:
             # set up in the workers; here only if a batch has to run here (pipelines/parallel.py)
-            return LocalDataset(run_parallel(step, tables, workers))
+            return LocalDataset(run_parallel(step, tables, workers), self._workers)
         if not getattr(step, "_local_setup_done", False):  # once per process, not once per wave
             step.setup()
             step._local_setup_done = True
         if not step.works_out_of_process:
-            return LocalDataset(step(t) for t in tables)
+            return LocalDataset((step(t) for t in tables), self._workers)
         # The step waits on other processes (extraction's deadline workers). Its next batch is read and prepared
         # in one thread, and the step itself runs in another, a batch ahead of whatever consumes its output here:
         # the workers go on with the next batch while this thread runs the filters on the last one, instead of
@@ -94,10 +103,15 @@ class LocalDataset:
             if callable(release):
                 release()
 
-        return LocalDataset(prefetched(run(), AHEAD_BATCHES))
+        return LocalDataset(prefetched(run(), AHEAD_BATCHES), self._workers)
 
-    def map_batches(self, fn: TableFn) -> LocalDataset:
-        return LocalDataset(fn(t) for t in self._tables)
+    def map_batches(self, fn: TableFn, spread: bool = False) -> LocalDataset:
+        if spread and self._workers > 1:
+            return LocalDataset(run_parallel(BatchFunction(fn), self._tables, self._workers), self._workers)
+        return LocalDataset((fn(t) for t in self._tables), self._workers)
+
+    def spread_over(self, workers: int) -> LocalDataset:
+        return LocalDataset(self._tables, workers)
 
     def map_groups(self, key: str, fn: TableFn) -> LocalDataset:
         def run() -> Iterator[pa.Table]:
@@ -115,7 +129,7 @@ class LocalDataset:
             finally:
                 gathered.close()
 
-        return LocalDataset(run())
+        return LocalDataset(run(), self._workers)
 
     def union(self, other: Dataset) -> LocalDataset:
         if not isinstance(other, LocalDataset):
@@ -125,7 +139,7 @@ class LocalDataset:
             yield from self._tables
             yield from other._tables
 
-        return LocalDataset(chain())
+        return LocalDataset(chain(), self._workers)
 
     def rebatch(self, max_rows: int) -> LocalDataset:
         def gathered() -> Iterator[pa.Table]:
@@ -140,12 +154,12 @@ class LocalDataset:
             if buf:
                 yield pa.concat_tables(buf)
 
-        return LocalDataset(gathered())
+        return LocalDataset(gathered(), self._workers)
 
     def materialize(self) -> LocalDataset:
         # A list, not the generator: a lazy LocalDataset can be consumed only once. On disk past the spill budget
         # (pipelines/spill.py), read back a table at a time on each pass; its files go with the dataset.
-        return LocalDataset(SpillList(self._tables))
+        return LocalDataset(SpillList(self._tables), self._workers)
 
     def split(self, kinds: tuple[str, ...]) -> dict[str, LocalDataset]:
         # The fan-out step and everything before it (reading, extraction) run in a thread that deals each bundle's
@@ -154,7 +168,7 @@ class LocalDataset:
         # are read one after the other, so a later lane waits for its whole wave: its queue holds it on disk past
         # the spill budget (pipelines/spill.py).
         feed = _LaneFeed(self._tables, kinds)
-        return {kind: LocalDataset(feed.lane(kind)) for kind in kinds}
+        return {kind: LocalDataset(feed.lane(kind), self._workers) for kind in kinds}
 
     def tables(self) -> Iterator[pa.Table]:
         yield from self._tables

@@ -196,8 +196,11 @@ class RayDataset:
             return RayDataset(_map(self._ds, step, actor_of=step))
         return RayDataset(_map(self._ds, step, num_cpus=_task_cpus(step)))
 
-    def map_batches(self, fn: TableFn) -> RayDataset:
-        return RayDataset(_map(self._ds, fn))
+    def map_batches(self, fn: TableFn, spread: bool = False) -> RayDataset:
+        return RayDataset(_map(self._ds, fn))  # every function's tasks are spread over the cluster already
+
+    def spread_over(self, workers: int) -> RayDataset:
+        return self
 
     def map_groups(self, key: str, fn: TableFn) -> RayDataset:
         # A hash shuffle on `key`; every group reaches `fn` whole, on whichever worker owns it.

@@ -422,12 +422,20 @@ def _apply(opts: RunOptions, step: Any, ds: Dataset, staged: set[str], out: str,
             step.bind_against([(storage.join(prev, STATE_DIR, step.name), waves) for prev, waves in against])
         except ValueError as exc:  # e.g. an index made with other parameters
             raise ConfigError(f"--dedup-against: step {step.name}: {exc}") from None
-    return step.run(ds)
+    return step.run(ds.spread_over(_local_workers(opts)))
 
 
 def _filter_workers(opts: RunOptions, step: Any) -> int:
     """How many processes share the batches of ``step`` (pipelines/parallel.py): a local run's CPU steps only."""
-    if not opts.local or step.works_out_of_process or step.num_gpus or step.multicore:
+    if step.works_out_of_process or step.num_gpus or step.multicore:
+        return 1
+    return _local_workers(opts)
+
+
+def _local_workers(opts: RunOptions) -> int:
+    """How many processes a local run shares its filter batches and its Stages' ``spread`` functions among (one per
+    core unless ``--filter-workers``); Ray runs spread them themselves."""
+    if not opts.local:
         return 1
     return opts.filter_workers if opts.filter_workers is not None else default_workers()
 

@@ -34,3 +34,11 @@ class DiesInWorker(Step):
             os._exit(3)
         doc.title = str(os.getpid())
         return doc
+
+
+def pid_column(table):
+    """A Stage's per-batch function (``map_batches(fn, spread=True)``): the batch with the id of the process that ran
+    it in a column ``pid``."""
+    import pyarrow as pa
+
+    return table.append_column("pid", pa.array([os.getpid()] * table.num_rows, pa.int64()))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import pickle
 import random
 
 import pandas as pd
@@ -14,10 +15,11 @@ import pytest
 
 from pipelines import parallel, timing
 from pipelines.config import load_config
+from pipelines.dataset import LocalDataset
 from pipelines.records import Document, from_table, to_table
 from pipelines.runner import RunOptions, run
 from pipelines.step import StepGroup
-from tests.pipelines.parallel_steps import DiesInWorker, MarkPid
+from tests.pipelines.parallel_steps import DiesInWorker, MarkPid, pid_column
 
 
 @pytest.fixture(autouse=True)
@@ -158,13 +160,14 @@ def test_a_local_run_gives_the_same_output_with_filter_workers(tmp_path, monkeyp
     real = parallel.run_parallel
 
     def spy(step, tables, workers):
-        started.append(workers)
+        started.append((step.name, workers))
         return real(step, tables, workers)
 
     monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
     one = go(tmp_path / "one", 1)
     two = go(tmp_path / "two", 2)
-    assert started == [2]  # the group after the Stage, with filter_workers 2 only
+    # with filter_workers 2 only: the Stage's digests, then the group after the Stage
+    assert started == [("ExactDedup._add_key", 2), ("gopher_repetition+gopher_quality", 2)]
     timed = {"seconds", "cpu_seconds"}
     assert [{k: v for k, v in s.items() if k not in timed} for s in one["steps"]] == \
         [{k: v for k, v in s.items() if k not in timed} for s in two["steps"]]
@@ -191,3 +194,67 @@ def test_which_steps_the_runner_sends_to_workers(tmp_path):
     assert _filter_workers(opts(local=False, filter_workers=3), plain) == 1  # Ray spreads batches itself
     assert _filter_workers(opts(local=True, filter_workers=3), torchy) == 1
     assert _filter_workers(opts(local=True, filter_workers=3), StepGroup([plain, torchy])) == 1
+
+
+def test_a_stages_spread_function_runs_in_the_workers_in_order():
+    """``map_batches(fn, spread=True)`` on a dataset spread over 2 processes: this one and a worker share the
+    batches, and the tables come back in input order; unspread, or over 1 process, everything runs here."""
+    tables = batches(8)
+    out = list(LocalDataset(tables).spread_over(2).map_batches(pid_column, spread=True).tables())
+    assert [t.column("id").to_pylist() for t in out] == [t.column("id").to_pylist() for t in tables]
+    pids = {p for t in out for p in t.column("pid").to_pylist()}
+    assert os.getpid() in pids and len(pids) == 2
+    # the workers a dataset was spread over carry on through the datasets made from it
+    later = LocalDataset(tables).spread_over(2).materialize().rebatch(10).map_batches(pid_column, spread=True)
+    assert len({p for t in later.tables() for p in t.column("pid").to_pylist()}) == 2
+    for ds in (LocalDataset(tables).map_batches(pid_column, spread=True),
+               LocalDataset(tables).spread_over(2).map_batches(pid_column)):
+        assert {p for t in ds.tables() for p in t.column("pid").to_pylist()} == {os.getpid()}
+
+
+def test_dedup_stages_give_the_same_output_with_their_hashing_in_workers(tmp_path, monkeypatch):
+    """Exact and MinHash dedup (with verification, whose shingles the workers write) decide as in one process."""
+    src = tmp_path / "docs.jsonl"
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(400)]
+    with src.open("w") as fh:
+        for k in range(600):
+            base = k // 3 if k % 3 else k  # every third document a near or exact copy of the one before
+            r = random.Random(base)
+            text = " ".join(r.choice(words) for _ in range(120))
+            if k % 3 == 1:
+                text += " " + rng.choice(words)  # a near copy
+            fh.write(json.dumps({"id": f"{k:04d}", "url": f"http://h.example/{k}", "text": text}) + "\n")
+    config = tmp_path / "c.yaml"
+    config.write_text("steps:\n  - use: dedup.exact.ExactDedup\n"
+                      "  - use: dedup.near.MinHashDedup\n    with: {verify: 0.8}\n")
+    monkeypatch.setattr(parallel, "MIN_BATCHES", 2)
+    started = []
+    real = parallel.run_parallel
+
+    def spy(step, tables, workers):
+        started.append((step.name, workers))
+        return real(step, tables, workers)
+
+    monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
+    outs = {}
+    for workers in (1, 2):
+        stats = run(RunOptions(config=load_config(str(config)), inputs=[str(src)], output=tmp_path / str(workers),
+                               local=True, progress=False, annotate=True, filter_workers=workers))
+        outs[workers] = (pd.read_parquet(tmp_path / str(workers) / "text").sort_values("id").reset_index(drop=True),
+                         [(s["step"], s["dropped"]) for s in stats["steps"]])
+    assert started == [("ExactDedup._add_key", 2), ("MinHashDedup._sign", 2)]
+    pd.testing.assert_frame_equal(outs[1][0], outs[2][0])
+    assert outs[1][1] == outs[2][1]
+    dropped = dict(outs[2][1])
+    assert dropped["exact_dedup"] and dropped["minhash_dedup"]
+
+
+def test_a_slice_of_a_large_table_travels_without_its_parent():
+    """A shuffle's output is batch-sized slices of a whole part; pickled as they are, each would carry the part."""
+    big = pa.table({"text": ["x" * 1000] * 4000, "n": list(range(4000))})
+    piece = big.slice(1000, 256)
+    sent = parallel.compact(piece)
+    assert sent.equals(piece)
+    assert len(pickle.dumps(sent, protocol=5)) < len(pickle.dumps(piece, protocol=5)) / 10
+    assert parallel.compact(big) is big  # a table of its own is sent as it is
