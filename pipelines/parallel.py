@@ -28,10 +28,11 @@ The dedup Stages' hashing goes the same way (``BatchFunction``): exact dedup's d
 shingles and signatures are pure functions of a batch, and once the filters end they were the wave's tail in this
 process alone (on bench/e2e.py's input 1.9 s of digests and 2.4 s of signatures for the text and interleaved lanes,
 the other core idle). A Stage marks such a function (``Dataset.map_batches(fn, spread=True)``); the runner gives a
-local Stage a dataset that spreads them (``spread_over``). Their grouping passes (band groups, components,
-decisions) stay in this process. On the text lane's 2,971 documents, this process and one warm worker took the
-digests from 1.35 to 0.95 s and the signatures from 1.7 to 1.25 s (three rounds each, 2 cores); less than half,
-as this process also sends the batches and takes their answers.
+local Stage a dataset that spreads them (``spread_over``) on the filters' terms: when a Stage came before it in its
+lane (the image lane's exact dedup, its first Stage, runs while pages are still being extracted). Their grouping
+passes (band groups, components, decisions) stay in this process. On the text lane's 2,971 documents, this
+process and one warm worker took the digests from 1.35 to 0.95 s and the signatures from 1.7 to 1.25 s (three
+rounds each, 2 cores); less than half, as this process also sends the batches and takes their answers.
 """
 
 from __future__ import annotations
