@@ -47,6 +47,19 @@ def group() -> StepGroup:
     return StepGroup([first, second])
 
 
+def started_in_workers(monkeypatch) -> list[tuple[str, int]]:
+    """Filled with (step or function name, processes) for each ``run_parallel`` a dataset starts from now on."""
+    started: list[tuple[str, int]] = []
+    real = parallel.run_parallel
+
+    def spy(step, tables, workers):
+        started.append((step.name, workers))
+        return real(step, tables, workers)
+
+    monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
+    return started
+
+
 def without_pids(tables: list[pa.Table]) -> list[dict]:
     rows = [r for t in tables for r in t.to_pylist()]
     for r in rows:
@@ -156,14 +169,7 @@ def test_a_local_run_gives_the_same_output_with_filter_workers(tmp_path, monkeyp
         return run(RunOptions(config=load_config(str(config)), inputs=[str(src)], output=out, local=True,
                               progress=False, annotate=True, filter_workers=workers))
 
-    started = []
-    real = parallel.run_parallel
-
-    def spy(step, tables, workers):
-        started.append((step.name, workers))
-        return real(step, tables, workers)
-
-    monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
+    started = started_in_workers(monkeypatch)
     one = go(tmp_path / "one", 1)
     two = go(tmp_path / "two", 2)
     # with filter_workers 2 only, and only after the first Stage (whose digests stay here, as the filters before it
@@ -233,14 +239,7 @@ def test_dedup_stages_give_the_same_output_with_their_hashing_in_workers(tmp_pat
                       "  - use: dedup.near.MinHashDedup\n    with: {verify: 0.8}\n"
                       "  - use: dedup.exact.ExactDedup\n    name: exact_again\n")
     monkeypatch.setattr(parallel, "MIN_BATCHES", 2)
-    started = []
-    real = parallel.run_parallel
-
-    def spy(step, tables, workers):
-        started.append((step.name, workers))
-        return real(step, tables, workers)
-
-    monkeypatch.setattr("pipelines.dataset.run_parallel", spy)
+    started = started_in_workers(monkeypatch)
     outs = {}
     for workers in (1, 2):
         stats = run(RunOptions(config=load_config(str(config)), inputs=[str(src)], output=tmp_path / str(workers),
