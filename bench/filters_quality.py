@@ -4,7 +4,8 @@ The data is the ``eval`` split of the quality corpus (bench/quality_corpus.py): 
 never saw, the news pages of extraction_bench, whole documentation sites held out (scikit-image's Sphinx site with its
 code-example gallery, SciPy's API reference, GIMP's Japanese manual, the Debian Reference in Chinese), coherent prose
 in 15 languages (the Debian Administrator's Handbook), unrelated real sentences in 75 languages
-15 to a page (reported apart: they are made as a scraped mash-up is), WCXB's real non-content text, the junk of
+15 to a page (reported apart: they are made as a scraped mash-up is), WCXB's real non-content text (as text, and as
+the eval sites' pages with their main content blanked, through extraction: ``chrome``), the junk of
 bench/junk_set.py (``gen_b``) and bench/junk_eval.py (``gen_c``) drawn with the seed that training does not use
 (development evaluation: the same generators' other seed trains the model), and bench/junk_final.py's families
 (``gen_d``: a fourth generator, written after the others and apart from the quality code, never trained, tuned or

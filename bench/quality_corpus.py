@@ -26,6 +26,12 @@ Junk (label 0):
 - ``doc_index``: the real navigation pages of those documentation sites (general and module indexes, search pages).
 - ``boilerplate``: the real non-content text of WCXB pages (menus, footers, teasers, cookie and sign-up notices, share
   bars: DOM text blocks whose words are mostly not in the page's ground truth), cut into pages, as text documents.
+- ``chrome`` (eval only): the eval split's WCXB pages as HTML with their main content's text blanked (every text node
+  and image alt whose words are mostly the ground truth's), through extraction: what a crawl gets from a page whose
+  content did not load or was never there, its navigation, footers, teasers, author boxes and sign-up forms as the
+  page lays them out (links, lists, headings). ``boilerplate`` is the same text without its markup, cut at every DOM
+  text node; a model learnt on it alone dropped 0.02-0.05 of these pages, and learning these pages too made the
+  general model worse (docs/quality-figures.md), so nothing learns from them.
 - ``errors.<source>``: real error pages as web servers and proxies serve them, Apache httpd's (17 HTTP errors, 21
   languages) and Squid's (20 of 42 errors a language, 45 languages), from Debian packages (bench/error_pages.py), each
   page on a host of its own; split by language.
@@ -38,10 +44,10 @@ Junk (label 0):
   quality code, after them: the final evaluation, never trained on, tuned on or read during development.
 
 Splits: ``train`` (the model learns from it), ``calib`` (the threshold is chosen on it), ``eval`` (only measured).
-WCXB and its boilerplate split by site (``bench.wcxb.site_of``), so no site is in two splits; documentation sites
-split whole (``DEBIAN_SITES``); the prose by sentence; the error pages by language; ``news``, ``handbook`` and
-``gen_d`` are eval only; ``gen_a`` is train only; ``gen_b`` and ``gen_c`` are drawn twice, seed 0 for train and seed 1
-for eval.
+WCXB, its boilerplate and its chrome pages split by site (``bench.wcxb.site_of``), so no site is in two splits;
+documentation sites split whole (``DEBIAN_SITES``); the prose by sentence; the error pages by language; ``news``,
+``handbook``, ``chrome`` and ``gen_d`` are eval only; ``gen_a`` is train only; ``gen_b`` and ``gen_c`` are drawn
+twice, seed 0 for train and seed 1 for eval.
 
     .venv/bin/python -m bench.quality_corpus [--split eval] [--summary]
 """
@@ -342,6 +348,48 @@ def boilerplate_items(root: Path = wcxb.WCXB_DEV, seed: int = 0) -> Iterator[Ite
                 chunk, words, target, n = [], 0, rng.randint(30, 400), n + 1
 
 
+def blank_content(html: bytes, gold: set[str]) -> bytes | None:
+    """``html`` with every text node and image alt whose words are mostly in ``gold`` removed (the rule
+    ``boilerplate_items`` keeps lines by); None where lxml cannot parse it."""
+    import lxml.html
+
+    try:
+        root = lxml.html.fromstring(html)
+    except (ValueError, TypeError, lxml.etree.ParserError):
+        return None
+
+    def mostly_gold(text: str | None) -> bool:
+        tokens = [t.lower() for t in _TOKEN.findall(text or "")]
+        return bool(tokens) and sum(t in gold for t in tokens) / len(tokens) >= 0.5
+
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.tag in ("script", "style", "head", "title", "meta"):
+            continue
+        if mostly_gold(el.text):
+            el.text = None
+        if mostly_gold(el.tail):
+            el.tail = None
+    for img in root.xpath("//body//img"):
+        if mostly_gold(img.get("alt")):
+            img.drop_tree()
+    return lxml.html.tostring(root, encoding="utf-8")
+
+
+def chrome_items(root: Path = wcxb.WCXB_DEV) -> Iterator[Item]:
+    """Each WCXB page of the eval split's sites with its main content blanked (``blank_content``), as HTML: the page's
+    chrome only. Eval only (module docstring)."""
+    for page in wcxb.load_pages(root):
+        url = page.url or f"https://wcxb.invalid/{page.id}"
+        if split_of(wcxb.site_of(url)) != "eval":
+            continue
+        gold = {t.lower() for t in _TOKEN.findall(page.gold)}
+        html = blank_content(page.html(), gold) if gold else None
+        if html is None:
+            continue
+        # a host of its own per page, as the boilerplate's: not a page of the real site for host-level steps
+        yield Item(_id("chrome", page.id), "chrome", 0, "eval", f"https://chrome-{page.id}.example/page", html=html)
+
+
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]*)\)")
 def _inline(text: str) -> str:
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -504,7 +552,7 @@ def corpus(splits: tuple[str, ...] = SPLITS, *, docs: bool = True, gen_d: bool =
     if "train" in splits:
         parts += [gen_a_items(), gen_b_items(seed=0), gen_c_items(seed=0)]
     if "eval" in splits:
-        parts += [gen_b_items(seed=1), gen_c_items(seed=1)]
+        parts += [chrome_items(), gen_b_items(seed=1), gen_c_items(seed=1)]
         if gen_d:
             parts.append(gen_d_items())
     items = [item for part in parts for item in part if item.split in splits]

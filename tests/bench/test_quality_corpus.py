@@ -1,10 +1,11 @@
-"""bench/quality_corpus.py's handbook pages: a translated section keeps its own language's paragraphs only."""
+"""bench/quality_corpus.py's handbook pages: a translated section keeps its own language's paragraphs only. Its chrome
+pages: a page's main content blanked, its navigation, footer and forms left as they were."""
 
 from __future__ import annotations
 
 import lxml.html
 
-from bench.quality_corpus import HANDBOOK_MIN_PARAGRAPHS, translated
+from bench.quality_corpus import _TOKEN, HANDBOOK_MIN_PARAGRAPHS, blank_content, translated
 
 SPANISH = [f"El paquete número {i} se instala con apt install y se configura en el archivo /etc/apt/sources.list."
            for i in range(10)]
@@ -45,3 +46,32 @@ def test_a_wrapper_of_paragraphs_is_judged_by_its_paragraphs() -> None:
     assert out is not None
     text = parse(out).text_content()
     assert all(p in text for p in SPANISH) and ENGLISH[0] not in text
+
+
+PAGE = """<html><head><title>Soup of the day</title></head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/recipes">Recipes</a></li><li><a href="/about">About us</a></li>
+</ul></nav>
+<article><h1>Tomato soup with <em>fresh basil</em></h1>
+<p>Simmer the tomatoes with the onion for twenty minutes, then blend the soup until smooth.</p>
+<img src="/soup.jpg" alt="A bowl of tomato soup with basil"><img src="/logo.png" alt="Example Kitchen logo"></article>
+<footer><p>Sign up for our newsletter</p><a href="/privacy">Privacy policy</a></footer></body></html>"""
+GOLD = ("Tomato soup with fresh basil. Simmer the tomatoes with the onion for twenty minutes, then blend the soup "
+        "until smooth. A bowl of tomato soup with basil")
+
+
+def test_a_chrome_page_keeps_the_navigation_and_footer_and_loses_the_content() -> None:
+    out = blank_content(PAGE.encode(), {t.lower() for t in _TOKEN.findall(GOLD)})
+    assert out is not None
+    root = parse(out)
+    text = " ".join(root.text_content().split())
+    for kept in ("Home", "Recipes", "About us", "Sign up for our newsletter", "Privacy policy", "Soup of the day"):
+        assert kept in text
+    for gone in ("Simmer", "Tomato soup with", "fresh basil"):
+        assert gone not in text
+    # the links stay links, the content's figure goes with it, the logo stays
+    assert [a.get("href") for a in root.xpath("//a")] == ["/", "/recipes", "/about", "/privacy"]
+    assert [img.get("alt") for img in root.xpath("//img")] == ["Example Kitchen logo"]
+
+
+def test_a_page_lxml_cannot_parse_gives_no_chrome_page() -> None:
+    assert blank_content(b"", {"soup"}) is None
