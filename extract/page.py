@@ -342,7 +342,7 @@ def extract_pages(
         try:
             ident, args = _prepare(html, url, page, options)
         except Drop as drop:
-            results.append(drop)
+            results.append(drop.as_result())  # not its frames: Drop.as_result
             continue
         where.append(len(results))
         results.append(None)
@@ -355,7 +355,7 @@ def extract_pages(
                 raise failure_drop(answer, options.time_limit_s)
             results[i] = _finish(answer, ident, options.min_chars)
         except Drop as drop:
-            results[i] = drop
+            results[i] = drop.as_result()
         except Exception as exc:  # a bug on one page must not lose the others: counted as the step's error
             log.warning("extraction failed on %s: %s: %s", ident["url"], type(exc).__name__, exc)
             results[i] = Drop("error", f"{type(exc).__name__}: {exc}"[:500])

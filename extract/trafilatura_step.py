@@ -179,12 +179,12 @@ class TrafilaturaExtract(Step):
                 calls.append(self._call(page))
                 where.append(i)
             except Drop as drop:
-                out[i] = drop
+                out[i] = drop.as_result()
         for i, answer in zip(where, self._answers(calls), strict=True):
             try:
                 out[i] = self._document(records[i], answer)
             except Drop as drop:
-                out[i] = drop
+                out[i] = drop.as_result()
             except Exception as exc:  # a bug on one page costs that page (counted as the step's error), not the batch
                 out[i] = Drop("error", f"{type(exc).__name__}: {exc}"[:500])
         return out

@@ -346,3 +346,13 @@ def test_image_pairs_take_the_caption_where_the_alt_is_a_file_name() -> None:
     assert (convex.text, convex.text_source) == ("Convex function and a non-convex function side by side", "alt")
     # the plots have a path for an alt and no caption: no text to pair them with, counted
     assert e.skipped_images == {"no_alt": 2}
+
+
+def test_extract_pages_drops_keep_no_frames() -> None:
+    """A page's Drop comes back without the traceback it was raised with: its frames would hold the batch's HTML
+    and answers in a reference cycle until Python's next full garbage collection (pipelines/step.py
+    ``Drop.as_result``)."""
+    out = extract_pages([(None, "https://x.example/empty"), ("<html><body></body></html>", "https://x.example/e")],
+                        time_limit_s=None)
+    assert [d.reason for d in out] == ["no_html", "no_text"]
+    assert all(d.__traceback__ is None and d.__context__ is None for d in out)
