@@ -321,18 +321,25 @@ def dom_blocks(html: bytes) -> list[str]:
     return out
 
 
+def _gold_words(page: wcxb.WcxbPage) -> set[str]:
+    return {t.lower() for t in _TOKEN.findall(page.gold)}
+
+
+def _mostly_gold(text: str | None, gold: set[str]) -> bool | None:
+    """Whether half or more of ``text``'s words are in ``gold`` (a page's main content); None where it has no words.
+    What tells a page's content from the rest of it, for ``boilerplate_items`` and ``blank_content`` alike."""
+    tokens = [t.lower() for t in _TOKEN.findall(text or "")]
+    return sum(t in gold for t in tokens) / len(tokens) >= 0.5 if tokens else None
+
+
 def boilerplate_items(root: Path = wcxb.WCXB_DEV, seed: int = 0) -> Iterator[Item]:
     """The text of each WCXB page that is not its main content, cut into pages of 30 to 400 words."""
     rng = random.Random(seed)
     for page in wcxb.load_pages(root):
-        gold = {t.lower() for t in _TOKEN.findall(page.gold)}
+        gold = _gold_words(page)
         if not gold:
             continue
-        rest = []
-        for line in dom_blocks(page.html()):
-            tokens = [t.lower() for t in _TOKEN.findall(line)]
-            if tokens and sum(t in gold for t in tokens) / len(tokens) < 0.5:
-                rest.append(line)
+        rest = [line for line in dom_blocks(page.html()) if _mostly_gold(line, gold) is False]
         url = page.url or f"https://wcxb.invalid/{page.id}"
         chunk: list[str] = []
         words, target, n = 0, rng.randint(30, 400), 0
@@ -349,28 +356,23 @@ def boilerplate_items(root: Path = wcxb.WCXB_DEV, seed: int = 0) -> Iterator[Ite
 
 
 def blank_content(html: bytes, gold: set[str]) -> bytes | None:
-    """``html`` with every text node and image alt whose words are mostly in ``gold`` removed (the rule
-    ``boilerplate_items`` keeps lines by); None where lxml cannot parse it."""
+    """``html`` with every text node and image alt whose words are mostly in ``gold`` removed (``_mostly_gold``, the
+    rule ``boilerplate_items`` keeps lines by); None where lxml cannot parse it."""
     import lxml.html
 
     try:
         root = lxml.html.fromstring(html)
     except (ValueError, TypeError, lxml.etree.ParserError):
         return None
-
-    def mostly_gold(text: str | None) -> bool:
-        tokens = [t.lower() for t in _TOKEN.findall(text or "")]
-        return bool(tokens) and sum(t in gold for t in tokens) / len(tokens) >= 0.5
-
     for el in root.iter():
         if not isinstance(el.tag, str) or el.tag in ("script", "style", "head", "title", "meta"):
             continue
-        if mostly_gold(el.text):
+        if _mostly_gold(el.text, gold):
             el.text = None
-        if mostly_gold(el.tail):
+        if _mostly_gold(el.tail, gold):
             el.tail = None
     for img in root.xpath("//body//img"):
-        if mostly_gold(img.get("alt")):
+        if _mostly_gold(img.get("alt"), gold):
             img.drop_tree()
     return lxml.html.tostring(root, encoding="utf-8")
 
@@ -382,7 +384,7 @@ def chrome_items(root: Path = wcxb.WCXB_DEV) -> Iterator[Item]:
         url = page.url or f"https://wcxb.invalid/{page.id}"
         if split_of(wcxb.site_of(url)) != "eval":
             continue
-        gold = {t.lower() for t in _TOKEN.findall(page.gold)}
+        gold = _gold_words(page)
         html = blank_content(page.html(), gold) if gold else None
         if html is None:
             continue
