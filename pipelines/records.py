@@ -123,6 +123,8 @@ class Document(Record):
     # its host's language (filters/langid_hosts.py, domain-level language ID)
     lang_source: str | None = None
     quality_score: float | None = None  # filters.quality / quality_model: P(good content), calibrated
+    # filters.quality_text: the text model's P(good) on the words, where it judged the document (null elsewhere)
+    text_quality_score: float | None = None
     # Heuristic rules the document failed without being dropped for it ("c4.curly_bracket", ...): the
     # rules are signals, the model decides (filters/rules.py).
     quality_signals: list[str] = field(default_factory=list)
@@ -188,6 +190,7 @@ class InterleavedDoc(Record):
     lang_score: float | None = None
     lang_source: str | None = None  # as Document.lang_source
     quality_score: float | None = None  # filters.quality_fasttext, on the joined text segments
+    text_quality_score: float | None = None  # as Document.text_quality_score
     quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
     code_ratio: float | None = None  # as Document.code_ratio
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment

@@ -1,0 +1,167 @@
+"""A second opinion on the words: where the signals model (filters/quality_model.py) passed a document but found it
+more likely junk than not, a fastText model of the text's words decides.
+
+Why: the signals model judges how a text is made (stop words, repetition, link share, line shapes), not what it says.
+Real non-content text is made as prose is made: "Sign up for our newsletter", "All rights reserved", "Posted in
+News, 12 comments", an author box, a list of related headlines. Those pages pass its bar at scores of 0.36-0.5, beside
+the good pages it must keep there (API stubs, short product pages, listings). Their words give them away: a fastText
+classifier (Joulin et al. 2017; DCLM's quality filter, Li et al. 2024, section 4.4, is one) trained on real good pages
+against real junk, and asked only about those pages, drops more of every junk family for no good page more
+(docs/quality-figures.md, "The text model").
+
+The decision, per document that reached this step (put it after ``QualityModel``, whose ``quality_score`` it reads):
+
+- judged only when ``quality_score < band`` (stored with the model: 0.5, the calibrated probability at which junk is
+  as likely as good), the text has ``min_words`` whitespace-separated words or more (50, Gopher's minimum document
+  length; fastText reads too little below it, and a text in Chinese or Japanese, written without spaces, counts few
+  words and is left alone), and its page type is not one of ``skip_page_types`` (product, collection, listing: their
+  text is names, prices and links by nature, the vocabulary of page furniture; on the calib split they are 11% of the
+  good pages in the band and 3 of its 8 lowest-scoring ones);
+- dropped (``low_quality``, detail: both scores) when the text model's P(good), ``text_quality_score``, is under
+  ``threshold``, chosen on real pages held apart (the calib split of bench/quality_corpus.py): the 2nd percentile of
+  the scores of the good pages it would judge. The spread of that choice over bootstrap draws is stored beside it.
+
+The model (``model: default``: filters/models/quality-text.ftz, 1.7 MB, with quality-text.json beside it) is made by
+scripts/train_text_model.py from real text only: the train split's good pages (WCXB's seven page types, documentation
+sites in nine languages, prose in 75 languages) against its real junk (WCXB's non-content text, documentation index
+pages, the error pages of Apache httpd and Squid). No generator's junk is in it, so every generated family measures
+it on junk of a making it never saw. The JSON records the thresholds, how they were chosen and the training data.
+A model of your own: any fastText model with ``__label__hq`` for good text (``winnow quality train``) and a JSON beside
+it, or the same keys given as arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from filters.quality_fasttext import LABEL_PREFIX, POSITIVE, model_text
+from filters.text import check_kind, main_text
+from pipelines.arguments import check_number
+from pipelines.step import Drop, Step
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-text.ftz"
+SETTINGS = ("threshold", "band", "min_words", "skip_page_types")
+
+_MODELS: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def text_for_model(text: str | None) -> str:
+    """What the model reads, in training and here: one line, lowercased (the same words at a sentence's start or in a
+    title count once), at most ``filters.quality_fasttext.MAX_CHARS`` characters."""
+    return model_text(text).lower()
+
+
+def resolve(model: str) -> Path:
+    return DEFAULT_MODEL if model == "default" else Path(model)
+
+
+def settings_path(model: Path) -> Path:
+    """The JSON beside a model: ``quality-text.ftz`` -> ``quality-text.json``."""
+    return model.with_suffix(".json")
+
+
+def load_settings(model: Path) -> dict[str, Any]:
+    """The thresholds stored with ``model``; a clear error naming the file when it is missing or not one."""
+    path = settings_path(model)
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"text model settings {path} not found (they are stored beside the model; "
+                                "scripts/train_text_model.py writes both)") from None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"text model settings {path} cannot be read ({type(exc).__name__}: {exc})") from None
+    missing = [k for k in SETTINGS if k not in stored]
+    if missing:
+        raise ValueError(f"text model settings {path} lack {missing}")
+    return stored
+
+
+def load_model(model: Path) -> Any:
+    """The fastText model, loaded once per process."""
+    key = str(model)
+    with _LOCK:
+        if key not in _MODELS:
+            if not os.path.isfile(key):
+                raise FileNotFoundError(f"text model {key} not found (the default ships in filters/models/; "
+                                        "scripts/train_text_model.py rebuilds it)")
+            import fasttext
+
+            try:
+                _MODELS[key] = fasttext.load_model(key)
+            except ValueError as exc:  # fastText's own message for a file that is not one of its models
+                raise ValueError(f"text model {key} cannot be read: {exc}") from None
+        return _MODELS[key]
+
+
+def good_probability(model: Any, texts: list[str]) -> list[float]:
+    """P(``__label__hq``) for each text (already ``text_for_model``-normalised)."""
+    if not texts:
+        return []
+    target = LABEL_PREFIX + POSITIVE
+    labels, probs = model.predict(texts, k=-1)
+    return [next((min(float(p), 1.0) for label, p in zip(ls, ps, strict=True) if label == target), 0.0)
+            for ls, ps in zip(labels, probs, strict=True)]
+
+
+class TextQuality(Step):
+    default_name = "quality_text"
+
+    def __init__(self, model: str = "default", kind: str = "document", threshold: float | str = "default",
+                 band: float | str = "default", min_words: int | str = "default",
+                 skip_page_types: list[str] | str = "default") -> None:
+        # Documents only by default: an interleaved document has no page type, so the types the model leaves alone
+        # could not be told apart there.
+        self.input_kind = check_kind(kind, ("document", "interleaved"))
+        if not isinstance(model, str) or not model:
+            raise ValueError(f"model must be 'default' or the path of a fastText model, got {model!r}")
+        if model != "default" and not Path(model).is_file():
+            raise ValueError(f"model {model!r} is not a file")
+        if threshold != "default":
+            check_number("threshold", threshold, 0, 1)
+        if band != "default":
+            check_number("band", band, 0, 1)
+        if min_words != "default":
+            check_number("min_words", min_words, 0, integer=True)
+        if skip_page_types != "default" and (isinstance(skip_page_types, str) or not isinstance(skip_page_types, list)
+                                             or not all(isinstance(t, str) for t in skip_page_types)):
+            raise ValueError(f"skip_page_types must be a list of page types, got {skip_page_types!r}")
+        self.model = model
+        self.given = {"threshold": threshold, "band": band, "min_words": min_words, "skip_page_types": skip_page_types}
+
+    def settings(self) -> dict[str, Any]:
+        """The step's arguments, each ``default`` one read from the JSON stored with the model."""
+        given = {k: v for k, v in self.given.items() if v != "default"}
+        if len(given) == len(SETTINGS):
+            return given
+        return {**load_settings(resolve(self.model)), **given}
+
+    def setup(self) -> None:
+        load_model(resolve(self.model))
+        self.settings()
+
+    def process_batch(self, records: list[Any]) -> list[Any]:
+        if not records:
+            return []
+        s = self.settings()
+        skip = set(s["skip_page_types"])
+        todo = [r for r in records
+                if r.quality_score is not None and r.quality_score < s["band"]
+                and getattr(r, "page_type", None) not in skip and len(main_text(r).split()) >= s["min_words"]]
+        scores = good_probability(load_model(resolve(self.model)), [text_for_model(main_text(r)) for r in todo])
+        judged = {id(r): p for r, p in zip(todo, scores, strict=True)}
+        out: list[Any] = []
+        for record in records:
+            p = judged.get(id(record))
+            if p is None:
+                out.append(record)
+                continue
+            record.text_quality_score = round(p, 6)
+            out.append(Drop("low_quality", f"text {p:.4f} < {s['threshold']}, signals {record.quality_score:.3f} < "
+                                           f"{s['band']}") if p < s["threshold"] else record)
+        return out

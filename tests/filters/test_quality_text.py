@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from filters import quality_fasttext
+from filters.quality_text import DEFAULT_MODEL, SETTINGS, TextQuality, load_settings, settings_path
+from pipelines.records import Document, from_table, to_table
+from pipelines.step import Drop
+
+FURNITURE = "\n".join([
+    "Home", "About us", "Services", "Blog", "Contact",
+    "Sign up for our newsletter and get the latest news, offers and updates delivered to your inbox.",
+    "Enter your email address", "Subscribe", "Follow us on Facebook, Twitter, Instagram and LinkedIn",
+    "Related posts", "Privacy Policy", "Terms of Use", "Cookie settings", "Accessibility statement", "Sitemap",
+    "Copyright 2024 Example Media Group. All rights reserved.", "Share this article", "Leave a comment",
+    "Posted in News, Events | 12 comments", "Previous post", "Next post", "Search this site", "Back to top"])
+PROSE = ("The mitochondrion is an organelle found in the cells of most eukaryotes. Mitochondria use aerobic "
+         "respiration to generate adenosine triphosphate, which is used throughout the cell as a source of chemical"
+         " energy. They were discovered by Albert von Kolliker in 1857 in the voluntary muscles of insects. The "
+         "term mitochondrion was coined by Carl Benda in 1898. Mitochondria are commonly between 0.75 and 3 "
+         "micrometres across but vary considerably in size and structure. In addition to supplying cellular energy,"
+         " mitochondria are involved in other tasks, such as signaling, cellular differentiation, and cell death.")
+
+
+def doc(i: str, text: str, quality_score: float | None, page_type: str | None = None) -> Document:
+    return Document(id=i, url=f"https://example.org/{i}", source="s", text=text, lang="en",
+                    quality_score=quality_score, page_type=page_type)
+
+
+def run(step: TextQuality, docs: list[Document]) -> dict[str, Document]:
+    step.bind()
+    step.setup()
+    return {r.id: r for r in from_table(step(to_table(docs, "document")))}
+
+
+def test_shipped_model_has_its_settings() -> None:
+    stored = load_settings(DEFAULT_MODEL)
+    assert set(SETTINGS) <= set(stored)
+    assert 0 < stored["threshold"] < 0.5 and stored["band"] == 0.5 and stored["min_words"] == 50
+    assert stored["spread"][0] <= stored["threshold"] <= stored["spread"][1]
+    # learnt from real text only: no generator's junk
+    assert set(stored["trained_on"]["junk_families"]) == {"boilerplate", "doc_index", "errors"}
+
+
+def test_second_opinion_in_the_band_only() -> None:
+    assert len(FURNITURE.split()) >= 50 and len(PROSE.split()) >= 50
+    rows = run(TextQuality(), [
+        doc("furniture", FURNITURE, 0.42), doc("prose", PROSE, 0.42),
+        doc("sure", FURNITURE, 0.71),  # the signals model is sure enough: not asked
+        doc("unscored", FURNITURE, None),  # no signals model before it: not asked
+        doc("shop", FURNITURE, 0.42, page_type="listing"),  # a page type left alone
+        doc("short", "Home\nAbout us\nSubscribe\nPrivacy Policy\nAll rights reserved.", 0.42),
+    ])
+    assert rows["furniture"].dropped_by == "quality_text.low_quality"
+    assert "text 0.0000 <" in rows["furniture"].drop_detail and "signals 0.420 < 0.5" in rows["furniture"].drop_detail
+    assert rows["prose"].dropped_by is None and rows["prose"].text_quality_score > 0.9
+    for name in ("sure", "unscored", "shop", "short"):
+        assert rows[name].dropped_by is None and rows[name].text_quality_score is None, name
+
+
+def test_arguments_override_the_stored_settings() -> None:
+    step = TextQuality(threshold=0.999, band=1.0, min_words=5, skip_page_types=[])
+    (out,) = step.process_batch([doc("p", PROSE, 0.9, page_type="listing")])
+    assert isinstance(out, Drop) and out.reason == "low_quality"
+    (out,) = TextQuality(threshold=0.0).process_batch([doc("f", FURNITURE, 0.3)])
+    assert isinstance(out, Document) and out.text_quality_score is not None
+
+
+def test_a_model_of_your_own_needs_its_settings(tmp_path: Path) -> None:
+    model = tmp_path / "mine.bin"
+    sentences, lines = PROSE.split(". "), FURNITURE.split("\n")
+    quality_fasttext.train([". ".join(sentences[i % 4:] + sentences[:i % 4]) for i in range(60)],
+                           ["\n".join(lines[i % 9:] + lines[:i % 9]) for i in range(60)], model, dim=16,
+                           bucket=10_000, epoch=10)
+    step = TextQuality(model=str(model))
+    with pytest.raises(FileNotFoundError, match=r"mine\.json"):
+        step.setup()
+    settings_path(model).write_text(json.dumps({"threshold": 0.5}), encoding="utf-8")
+    with pytest.raises(ValueError, match="lack"):
+        step.setup()
+    # every setting given: no JSON read
+    rows = run(TextQuality(model=str(model), threshold=0.5, band=1.0, min_words=1, skip_page_types=[]),
+               [doc("f", FURNITURE, 0.2), doc("p", PROSE, 0.2)])
+    assert rows["f"].dropped_by == "quality_text.low_quality" and rows["p"].dropped_by is None
+
+
+def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a file"):
+        TextQuality(model=str(tmp_path / "missing.ftz"))
+    broken = tmp_path / "broken.ftz"
+    broken.write_bytes(b"not a fastText model")
+    shutil.copy(settings_path(DEFAULT_MODEL), settings_path(broken))
+    with pytest.raises(ValueError, match=r"broken\.ftz"):
+        TextQuality(model=str(broken)).setup()
+    settings_path(broken).write_text("{", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"broken\.json"):
+        TextQuality(model=str(broken)).settings()
+    for bad in ({"threshold": 2}, {"band": -1}, {"min_words": 1.5}, {"skip_page_types": "listing"}):
+        with pytest.raises(ValueError):
+            TextQuality(**bad)
