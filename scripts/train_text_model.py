@@ -15,14 +15,17 @@ scripts/train_quality_model.py reads it (its ``load``: the same pages, the same 
   features plus character 3- to 5-grams (``PARAMS``; the character n-grams let words the training never saw, and
   inflected forms in other languages, borrow what their parts learnt), product-quantised to 1.7 MB (``cutoff``).
   The text is lowercased (filters/quality_text.py ``text_for_model``).
+- ``--lofo``: leave one family out: the model retrained without each real junk family it learns from (threshold
+  chosen again), and the share of that family's eval pages it then drops, beside the share the full model drops: how
+  much of a kind of junk it never saw it recognises.
 - Threshold: on the ``calib`` split's good pages that the step would judge (the shipped signals model,
   filters/models/quality-signals.zip, passes them below ``BAND``; ``MIN_WORDS`` words or more; not a page type of
   ``SKIP_PAGE_TYPES``), the ``QUANTILE`` quantile of the text model's scores; the 10th-90th percentiles of that choice
   over ``BOOTSTRAP_DRAWS`` draws of those pages are stored beside it (``spread``).
 
-The ``eval`` split is never read here: bench/filters_quality.py measures the chain with the model on it. Deterministic
-on one machine (fixed seeds, one thread); about four minutes the first time (the corpus's extraction is cached under
-~/.cache/winnow-bench/quality), about two after.
+The ``eval`` split is read only by ``--lofo``, to measure; bench/filters_quality.py measures the chain with the model
+on it. Deterministic on one machine (fixed seeds, one thread; the shipped files come out byte for byte); about five
+minutes (the corpus's extraction is cached under ~/.cache/winnow-bench/quality), ``--lofo`` about four more.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -76,21 +80,21 @@ def judged(df: pd.DataFrame, signals: dict[str, Any]) -> np.ndarray:
             & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy())
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--output", type=Path, default=DEFAULT_MODEL, help="the model (.ftz); its JSON goes beside it")
-    parser.add_argument("--json", type=Path, help="also write the report here")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    df = load(("train", "calib"))
-    train_rows = df[df["split"] == "train"]
-    real = ~train_rows["family"].str.split(".").str[0].isin(GENERATED)
-    good = train_rows[train_rows["label"] == 1]
-    junk = train_rows[(train_rows["label"] == 0) & real]
-    fit = train([text_for_model(t) for t in good["text"]], [text_for_model(t) for t in junk["text"]], args.output,
-                **{k: v for k, v in PARAMS.items()})
-    model = load_model(args.output.resolve())
+def family(df: pd.DataFrame) -> pd.Series:
+    """A row's family as the step reports it: ``errors.squid`` -> ``errors``."""
+    return df["family"].str.split(".").str[0]
 
+
+def build(df: pd.DataFrame, output: Path, leave_out: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Train the model on the train split (without the junk family ``leave_out``), write it to ``output`` and choose
+    its threshold on the calib split; the settings to store beside it, and what ``train`` reported."""
+    train_rows = df[df["split"] == "train"]
+    good = train_rows[train_rows["label"] == 1]
+    junk = train_rows[(train_rows["label"] == 0) & ~family(train_rows).isin(GENERATED)
+                      & (family(train_rows) != leave_out)]
+    fit = train([text_for_model(t) for t in good["text"]], [text_for_model(t) for t in junk["text"]], output,
+                **PARAMS)
+    model = load_model(output.resolve())
     signals = quality_model.load(str(quality_model.DEFAULT_MODEL))
     calib = df[df["split"] == "calib"].reset_index(drop=True)
     asked = calib[judged(calib, signals)].copy()
@@ -101,7 +105,7 @@ def main() -> int:
     draws = [float(np.quantile(rng.choice(good_asked, len(good_asked)), QUANTILE)) for _ in range(BOOTSTRAP_DRAWS)]
     junk_asked = asked[asked["label"] == 0]
     by_family = {str(f): {"asked": len(part), "dropped": int((part["text_score"] < threshold).sum())}
-                 for f, part in junk_asked.groupby(junk_asked["family"].str.split(".").str[0])}
+                 for f, part in junk_asked.groupby(family(junk_asked))}
     settings = {
         "threshold": round(threshold, 6), "band": BAND, "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
         "threshold_source": (f"the {QUANTILE} quantile of the text model's scores of the calib split's "
@@ -111,12 +115,54 @@ def main() -> int:
         "calib": {"good_asked": len(good_asked), "good_dropped": int((good_asked < threshold).sum()),
                   "junk_asked": by_family},
         "trained_on": {"good": fit["positive"], "junk": fit["negative"],
-                       "good_kinds": good["family"].str.split(".").str[0].value_counts().to_dict(),
-                       "junk_families": junk["family"].str.split(".").str[0].value_counts().to_dict()},
+                       "good_kinds": family(good).value_counts().to_dict(),
+                       "junk_families": family(junk).value_counts().to_dict()},
         "params": PARAMS,
     }
+    return settings, fit
+
+
+def dropped_share(output: Path, threshold: float, rows: pd.DataFrame) -> float:
+    """The share of ``rows`` (50+ words) the model at ``output`` scores under ``threshold``: the model alone."""
+    rows = rows[words(rows["text"]) >= MIN_WORDS]
+    scores = np.asarray(good_probability(load_model(output.resolve()), [text_for_model(t) for t in rows["text"]]))
+    return round(float(np.mean(scores < threshold)), 3) if len(rows) else float("nan")
+
+
+def lofo(df: pd.DataFrame, full: Path, full_threshold: float) -> dict[str, dict[str, Any]]:
+    """Leave one family out: for each real junk family the model learns from, the model retrained without it (its
+    threshold chosen again), and the share of that family's eval pages of 50+ words each model alone drops."""
+    out: dict[str, dict[str, Any]] = {}
+    eval_junk = df[(df["split"] == "eval") & (df["label"] == 0)]
+    learnt = df[(df["split"] == "train") & (df["label"] == 0) & ~family(df).isin(GENERATED)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sorted(family(learnt).unique()):
+            pages = eval_junk[family(eval_junk) == name]
+            path = Path(tmp) / f"without-{name}.ftz"
+            settings, _ = build(df, path, leave_out=name)
+            out[name] = {"eval_pages": int((words(pages["text"]) >= MIN_WORDS).sum()),
+                         "dropped_without": dropped_share(path, settings["threshold"], pages),
+                         "threshold_without": settings["threshold"],
+                         "dropped_with": dropped_share(full, full_threshold, pages)}
+            print(name, out[name], file=sys.stderr)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--output", type=Path, default=DEFAULT_MODEL, help="the model (.ftz); its JSON goes beside it")
+    parser.add_argument("--lofo", action="store_true", help="also the leave-one-family-out table (reads the eval "
+                        "split's junk, only to measure)")
+    parser.add_argument("--json", type=Path, help="also write the report here")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    df = load(("train", "calib"), eval_junk=args.lofo)
+    settings, fit = build(df, args.output)
     settings_path(args.output).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    report = {**settings, "bytes": fit["bytes"], "seconds": round(time.perf_counter() - started, 1)}
+    report = {**settings, "bytes": fit["bytes"]}
+    if args.lofo:
+        report["lofo"] = lofo(df, args.output, settings["threshold"])
+    report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=1, sort_keys=True))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
