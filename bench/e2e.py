@@ -36,7 +36,10 @@ shingles, 14 bands x 8 rows) -> Parquet. Four systems, in fresh output folders, 
   counts also keep each step's ``cpu_seconds``, of the pipeline's own process only), printed as "per-step seconds".
   The Stages (host language, host quality, exact and MinHash dedup) record no seconds. Its child also writes a trace
   (``r<round>-<system>.trace.jsonl`` next to the run's log, every 0.5 s: its RSS, the bytes in Arrow's memory pool,
-  its children's RSS, and the repo frames its main thread is in), to see which step holds memory when it grows.
+  its children's RSS, the waves committed so far, and the repo frames its main thread is in), to see which step holds
+  memory when it grows; from it each round prints the peak RSS of each wave, of the run's own process and of the
+  process tree (``wave_peaks``; kept in the JSON's runs): with ``--scale N --wave-files 8``, whether memory grows
+  from wave to wave.
 
 Each system runs as a child process of this one (interpreter start, imports and Ray's start-up are part of its time).
 
@@ -259,10 +262,11 @@ def place_lid(python: Path, hf_home: Path) -> Path:
 
 # -- runs ------------------------------------------------------------------------------------------------------------
 
-def _trace(path: Path, interval: float = 0.5) -> None:
+def _trace(path: Path, output: Path, interval: float = 0.5) -> None:
     """In a daemon thread: every ``interval`` s, the RSS of this process and of its children, the bytes held in
-    Arrow's memory pool (tables: documents and pages), and the repo frames (innermost last) the main thread is in:
-    which step holds the memory when it grows."""
+    Arrow's memory pool (tables: documents and pages), the repo frames (innermost last) the main thread is in:
+    which step holds the memory when it grows, and how many of the run's waves are committed (``waves``: the
+    wave a sample belongs to is ``waves`` + 1; ``wave_peaks`` reads them)."""
     import threading
     import time
 
@@ -284,6 +288,12 @@ def _trace(path: Path, interval: float = 0.5) -> None:
         outer = [n for n in names[3:] if not n.startswith(("pipelines/dataset.py", "pipelines/runner.py"))]
         return outer[:2][::-1] + names[:3][::-1]  # outermost first, innermost last
 
+    def committed() -> int:
+        with contextlib.suppress(OSError):
+            names = os.listdir(output / "_progress")  # the runner's commit records (pipelines/runner.py)
+            return sum(1 for name in names if name.startswith("wave-") and name.endswith(".json"))
+        return 0
+
     def loop() -> None:
         with path.open("w") as fh:
             while True:
@@ -296,7 +306,7 @@ def _trace(path: Path, interval: float = 0.5) -> None:
                 held = pool() >> 20 if pool is not None else None
                 fh.write(json.dumps({"t": round(time.perf_counter() - started, 1), "rss_mb": rss_self >> 20,
                                      "arrow_mb": held, "children_rss_mb": rss_children >> 20,
-                                     "main": where()}) + "\n")
+                                     "waves": committed(), "main": where()}) + "\n")
                 fh.flush()
                 time.sleep(interval)
 
@@ -310,7 +320,7 @@ def winnow_child(argv: list[str]) -> int:
     mode, output, *inputs = argv
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if os.environ.get(TRACE_ENV):
-        _trace(Path(os.environ[TRACE_ENV]))
+        _trace(Path(os.environ[TRACE_ENV]), Path(output))
     from pipelines.config import load_config
     from pipelines.runner import RunOptions, run
 
@@ -322,6 +332,25 @@ def winnow_child(argv: list[str]) -> int:
 
         ray.shutdown()
     return 0
+
+
+def wave_peaks(trace: Path) -> list[dict[str, int]]:
+    """Per wave of a winnow run, from its trace (``_trace``, every 0.5 s: a lower bound of the 0.2 s peak): the
+    highest RSS of the run's own process and of the process tree (it and its children, extraction and filter
+    workers), MB. A sample belongs to the wave after the ``waves`` committed when it was taken; the samples after
+    the last commit (the run's report) belong to none. Where the memory of a run grows with its input, these rise
+    from wave to wave at ``--wave-files 8 --scale N`` (N waves, each the size of the 1x input)."""
+    if not trace.exists():
+        return []
+    rows = [row for row in map(json.loads, trace.read_text().splitlines()) if "waves" in row]
+    done = max((row["waves"] for row in rows), default=0)
+    peaks = []
+    for wave in range(done):
+        seen = [row for row in rows if row["waves"] == wave]
+        if seen:
+            peaks.append({"wave": wave + 1, "run_mb": max(row["rss_mb"] for row in seen),
+                          "tree_mb": max(row["rss_mb"] + row["children_rss_mb"] for row in seen)})
+    return peaks
 
 
 @dataclass
@@ -345,6 +374,7 @@ class RunResult:
     counts: dict[str, Any]
     log: str
     kept_per_output: dict[str, int] = field(default_factory=dict)
+    wave_peaks: list[dict[str, int]] = field(default_factory=list)  # winnow: per wave, from its trace (``wave_peaks``)
     rss_timeline: list[tuple[float, int]] = field(default_factory=list, repr=False)
     kept_urls: set[str] = field(default_factory=set, repr=False)
     passed_urls: set[str] = field(default_factory=set, repr=False)
@@ -508,8 +538,8 @@ def run_system(system: str, round_no: int, warcs: list[Path], folder: Path, dt_p
                      round(tree.cpu_rusage_s, 2), round(tree.cpu_sampled_s, 2),
                      round(tree.peak_rss_bytes / 2**20), tree.processes, tree.stragglers, round(tree.settle_s, 1),
                      round(max(0.0, tree.machine_busy_s - tree.cpu_s), 1),
-                     n_kept, n_passed, n_removed, steps, counts, str(log_path), per_output, curve,
-                     kept, passed, removed)
+                     n_kept, n_passed, n_removed, steps, counts, str(log_path), per_output,
+                     wave_peaks(Path(env[TRACE_ENV])) if TRACE_ENV in env else [], curve, kept, passed, removed)
 
 
 @contextlib.contextmanager
@@ -729,6 +759,10 @@ def main() -> int:
                       f"kept {result.kept_per_output}  procs {result.processes}  "
                       f"others' CPU {result.other_cpu_s:.0f} s",
                       flush=True)
+                if result.wave_peaks:
+                    print("  per wave, peak RSS MB (trace, 0.5 s): run's process "
+                          + " / ".join(str(w["run_mb"]) for w in result.wave_peaks) + "; process tree "
+                          + " / ".join(str(w["tree_mb"]) for w in result.wave_peaks), flush=True)
                 if not args.keep_outputs:
                     shutil.rmtree(folder / f"r{round_no}-{system}", ignore_errors=True)
     summary = summarize(results, manifest, args.scale)

@@ -122,6 +122,8 @@ _ALL = (
        kind="env"),
     _s("WINNOW_SPILL_MB", float, 16, "`--local` runs: MiB of a wave's tables a waiting lane, a materialised dataset "
        "or a group-by part holds in memory before the rest waits on disk", kind="env"),
+    _s("WINNOW_TRIM_SECONDS", float, 0.5, "`--local` runs: seconds between two returns of the run's process's freed "
+       "heap to the kernel while a wave runs (pipelines/heap.py `Trimming`); 0: only after each wave", kind="env"),
     _s("WINNOW_JOB_CONFIG_NAME", str, None, "set by `winnow submit`: that config's file name", kind="env"),
     _s("WINNOW_EXTRAS", str, "dev", "scripts/setup.sh: the pyproject extras to install (`dev,clip` adds open_clip "
        "and PyTorch)", kind="env"),

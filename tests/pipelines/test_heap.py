@@ -1,7 +1,9 @@
-"""pipelines/heap.py on glibc: the arena limit takes, and a trim after freeing a large heap returns memory."""
+"""pipelines/heap.py on glibc: the arena limit takes, a trim after freeing a large heap returns memory, and so does
+the trimming thread of a local run's waves."""
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -60,6 +62,57 @@ def test_a_trim_returns_freed_heap_to_the_kernel() -> None:
     """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(done.stdout) > 50 * 2**20
+
+
+def test_the_trimming_thread_returns_freed_heap_while_a_wave_runs() -> None:
+    # As test_a_trim_returns_freed_heap_to_the_kernel, but nobody calls trim: the thread does, within its period.
+    code = """if True:
+        import time
+        from pipelines import heap
+        def rss():
+            return int(open("/proc/self/statm").read().split()[1]) * 4096
+        with heap.Trimming(0.05) as trimming:
+            held = ["x" * 4000 + str(i) for i in range(50_000)]
+            keep = held[::1000]
+            del held
+            before = rss()
+            time.sleep(0.5)
+            print(before - rss(), trimming.trims)
+        with heap.Trimming(0) as idle:  # WINNOW_TRIM_SECONDS=0: no thread
+            time.sleep(0.1)
+        print(idle.trims)
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    returned, trims, idle = map(int, done.stdout.split())
+    assert returned > 50 * 2**20 and trims >= 1
+    assert idle == 0
+
+
+def test_a_local_run_trims_during_its_waves(tmp_path, monkeypatch) -> None:
+    from pipelines.config import load_config
+    from pipelines.runner import RunOptions, run
+
+    seen: list[tuple[float, int]] = []
+    out = tmp_path / "out"
+
+    class Recorder(heap.Trimming):
+        def __enter__(self):
+            seen.append((self.seconds, len(list((out / "_progress").glob("wave-*.json")))))
+            return super().__enter__()
+
+        def __exit__(self, *exc):
+            seen.append((self.seconds, len(list((out / "_progress").glob("wave-*.json")))))
+            return super().__exit__(*exc)
+
+    monkeypatch.setattr(heap, "Trimming", Recorder)
+    monkeypatch.setenv("WINNOW_TRIM_SECONDS", "0.5")
+    inputs = []
+    for name in ("a", "b"):
+        src = tmp_path / f"{name}.jsonl"
+        src.write_text(json.dumps({"id": name, "text": f"Document {name} about the river and its bank."}) + "\n")
+        inputs.append(str(src))
+    run(RunOptions(config=load_config("dedup"), inputs=inputs, output=out, local=True, progress=False, wave_files=1))
+    assert seen == [(0.5, 0), (0.5, 2)]  # around both waves, from before the first to after the last
 
 
 def test_per_wave_caches_are_emptied_between_waves():
