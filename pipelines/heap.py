@@ -38,7 +38,10 @@ wave 3 on (docs/benchmarks.md). bench/e2e.py on an idle machine, one round each
 thread; per wave, the run's process 613 / 717 / 755 against 573 / 621 / 628 MB and the tree 918 / 1,062 / 1,129
 against 930 / 993 / 1,005 MB; 709.7 against 687.4 CPU-seconds; at 1x 955 against 931 MB (221.2 and 222.9 CPU-s). Every
 2 s instead, on a busy machine: 548 / 634 / 646 MB, 288 trims taking 5.8 s in all (20 ms each, the arena locked
-meanwhile). The same rows kept in every run.
+meanwhile). The same rows kept in every run. At 6x: 1,219 against 1,051 MB, wave 6's run's process 864 against 674
+MB. Its cost, the 1x input in-process: 196 trims, 1.46 s; the run's process 81.3 against 79.6 CPU-seconds, 5.74
+against 6.24 million minor page faults (trimmed pages touched again); at 6x 1,132 against 1,197 CPU-s of the tree,
+one round each (docs/benchmarks.md).
 
 All are no-ops where the C library is not glibc (macOS, musl): there they return False.
 """
