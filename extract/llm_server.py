@@ -36,6 +36,8 @@ DEFAULT_MODEL_ALIAS = "SmolLM2-135M-Instruct"
 # prompt evaluation on 2 cores at a few seconds per request.
 DEFAULT_N_CTX = 4096
 MAX_N_CTX = 8192
+# The module the server process runs: llama_cpp.server with the weights kept out of llama.cpp's AMX buffers.
+SERVER_ENTRY = "extract.llm_serve"
 _SERVER_EXTRA = ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings")
 
 
@@ -109,7 +111,8 @@ def _tail(path: Path, limit: int = 3000) -> str:
 
 
 class LocalLLMServer:
-    """Start/stop ``python -m llama_cpp.server`` on 127.0.0.1; use as a context manager.
+    """Start/stop llama.cpp's server (``python -m extract.llm_serve``, which runs ``llama_cpp.server``) on
+    127.0.0.1; use as a context manager.
 
     ``base_url`` (``http://127.0.0.1:<port>``) is set while the server runs.
     """
@@ -165,7 +168,8 @@ class LocalLLMServer:
 
     def _start_on(self, model: Path, port: int) -> str:
         cmd = [
-            sys.executable, "-m", "llama_cpp.server",
+            # extract.llm_serve runs llama_cpp.server with the weights in plain CPU buffers (why: its docstring).
+            sys.executable, "-m", SERVER_ENTRY,
             "--model", str(model),
             "--model_alias", self.model_alias,
             "--host", self.host,

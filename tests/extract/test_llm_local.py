@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,3 +149,20 @@ def test_missing_model_file_and_packages_are_clear_errors(tmp_path, monkeypatch)
     monkeypatch.setattr(mod, "_package_dir", lambda name: None)
     with pytest.raises(LLMServerError, match="llama-cpp-python is not installed"):
         LocalLLMServer().start()
+
+
+def test_server_loads_the_weights_in_plain_cpu_buffers():
+    # On a CPU with AMX, llama.cpp's AMX buffers crashed the server at its first decode (extract/llm_serve.py):
+    # the server process must load the model with llama.cpp's extra buffer types off, on any CPU.
+    probe = (
+        "import extract.llm_serve as s, llama_cpp.llama_cpp as b\n"
+        "assert b.llama_model_default_params().use_extra_bufts\n"
+        "assert s.plain_buffers()\n"
+        "assert not b.llama_model_default_params().use_extra_bufts\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=120)
+    server = LocalLLMServer(n_ctx=512)
+    with server:
+        log_text = server._log_path.read_text("utf-8", "replace")
+        assert "model buffer" in log_text  # llama.cpp reports where it put the weights
+        assert "AMX model buffer" not in log_text and "REPACK model buffer" not in log_text

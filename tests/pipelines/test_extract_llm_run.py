@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from extract.blocks import page_blocks
+from extract.llm_server import SERVER_ENTRY
 from pipelines.config import load_config
 from pipelines.runner import RunOptions, run
 from tests.warc_factory import WarcBuilder
@@ -63,7 +64,7 @@ def test_routed_page_is_selected_by_the_local_model(tmp_path, local, request):
     assert stats["metrics"]["extract_flags.llm_select"] == 1
     # The server lived only for the run: stopped, and its address forgotten by the driver's step.
     assert config.steps[0].llm_extractor.base_url is None
-    assert not [c for c in psutil.Process().children(recursive=True) if "llama_cpp.server" in _cmdline(c)]
+    assert not [c for c in psutil.Process().children(recursive=True) if SERVER_ENTRY in _cmdline(c)]
 
 
 def _cmdline(proc: psutil.Process) -> str:
