@@ -143,6 +143,7 @@ class LocalLLMServer:
         self.base_url: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._log_path: Path | None = None
+        self.died_with: int | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> str:
@@ -210,8 +211,15 @@ class LocalLLMServer:
         return base
 
     def stop(self) -> None:
-        """Terminate the server (kill after 5 s); idempotent."""
+        """Terminate the server (kill after 5 s); idempotent. A server that had answered and then exited on its own
+        (a crash: every request after it failed as ``llm_fallback.unreachable``, counted per page) is logged as an
+        error with its exit code and log tail, and the code is kept in ``died_with``."""
         proc = self._proc
+        if proc is not None and self.base_url is not None and proc.poll() is not None:
+            self.died_with = proc.returncode
+            log.error("llama.cpp server at %s exited on its own with code %s during the run; the pages sent to it "
+                      "after that kept their rule-based text (llm_fallback.unreachable). Log tail:\n%s",
+                      self.base_url, proc.returncode, _tail(self._log_path) if self._log_path else "")
         if proc is not None and proc.poll() is None:
             proc.terminate()
             try:

@@ -166,3 +166,18 @@ def test_server_loads_the_weights_in_plain_cpu_buffers():
         log_text = server._log_path.read_text("utf-8", "replace")
         assert "model buffer" in log_text  # llama.cpp reports where it put the weights
         assert "AMX model buffer" not in log_text and "REPACK model buffer" not in log_text
+
+
+def test_a_server_that_dies_during_the_run_is_logged_with_its_code(caplog):
+    server = LocalLLMServer(n_ctx=512)
+    server.start()
+    server._proc.kill()  # a crash, as the AMX build's segfault was: requests then fail as unreachable
+    server._proc.wait(timeout=10)
+    with caplog.at_level("ERROR", logger="extract.llm_server"):
+        server.stop()
+    assert server.died_with == -9 and not server.running
+    assert any("exited on its own with code -9" in r.getMessage() for r in caplog.records)
+    healthy = LocalLLMServer(n_ctx=512)
+    with healthy:
+        pass
+    assert healthy.died_with is None
