@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from filters.text import TEXT_KINDS, check_kind, main_text
-from pipelines.arguments import check_number
+from pipelines.arguments import check_model, check_number
 from pipelines.step import Drop, Step
 
 MAX_CHARS = 20_000
@@ -98,10 +98,7 @@ class QualityClassifier(Step):
     def __init__(self, model: str = "default", kind: str = "document", min_score: float = 0.0,
                  positive_label: str = POSITIVE, languages: list[str] | None = ("en",)) -> None:
         self.input_kind = check_kind(kind, TEXT_KINDS)
-        if not isinstance(model, str) or not model:
-            raise ValueError(f"model must be 'default' or the path of a fastText model, got {model!r}")
-        if model != "default" and not Path(model).is_file():
-            raise ValueError(f"model {model!r} is not a file")
+        check_model(model, "a fastText model")
         if not isinstance(positive_label, str) or not positive_label or positive_label.startswith(LABEL_PREFIX):
             raise ValueError(f"positive_label must be a label without {LABEL_PREFIX!r}, got {positive_label!r}")
         if languages is not None and (isinstance(languages, str) or not all(isinstance(x, str) for x in languages)

@@ -52,7 +52,7 @@ from typing import Any
 
 from filters.signals import JUNK_WHEN_HIGH, NAMES, compute
 from filters.text import TEXT_KINDS, check_kind, main_text
-from pipelines.arguments import check_number
+from pipelines.arguments import check_model, check_number
 from pipelines.step import Drop, Step
 from pipelines.trees import CalibratedTrees, calibrated_parts
 
@@ -220,10 +220,7 @@ class QualityModel(Step):
         if not isinstance(by_page_type, bool):
             raise ValueError(f"by_page_type must be true or false, got {by_page_type!r}")
         self.by_page_type = by_page_type
-        if not isinstance(model, str) or not model:
-            raise ValueError(f"model must be 'default' or the path of a signals model, got {model!r}")
-        if model != "default" and not Path(model).is_file():
-            raise ValueError(f"model {model!r} is not a file")
+        check_model(model, "a signals model")
         if min_score != "default":
             check_number("min_score", min_score, 0, 1)
         self.model = model

@@ -40,7 +40,7 @@ from typing import Any
 
 from filters.quality_fasttext import LABEL_PREFIX, POSITIVE, model_text
 from filters.text import check_kind, main_text
-from pipelines.arguments import check_number
+from pipelines.arguments import check_model, check_number
 from pipelines.step import Drop, Step
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,10 +118,7 @@ class TextQuality(Step):
         # Documents only by default: an interleaved document has no page type, so the types the model leaves alone
         # could not be told apart there.
         self.input_kind = check_kind(kind, ("document", "interleaved"))
-        if not isinstance(model, str) or not model:
-            raise ValueError(f"model must be 'default' or the path of a fastText model, got {model!r}")
-        if model != "default" and not Path(model).is_file():
-            raise ValueError(f"model {model!r} is not a file")
+        check_model(model, "a fastText model")
         if threshold != "default":
             check_number("threshold", threshold, 0, 1)
         if band != "default":

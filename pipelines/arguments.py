@@ -4,6 +4,7 @@ start-up, so a wrong value in a YAML fails there, naming the argument, before an
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 
@@ -16,4 +17,14 @@ def check_number(name: str, value: Any, low: float | None = None, high: float | 
     if not ok or (low is not None and value < low) or (high is not None and value > high):
         bounds = f" in [{low}, {high}]" if high is not None else (f" >= {low}" if low is not None else "")
         raise ValueError(f"{name} must be {'an integer' if integer else 'a number'}{bounds}, got {value!r}")
+    return value
+
+
+def check_model(value: Any, what: str) -> str:
+    """Validate a step's ``model`` argument: ``default`` (the model the package ships) or the path of an existing file
+    (``what`` names the kind of model in the error)."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"model must be 'default' or the path of {what}, got {value!r}")
+    if value != "default" and not Path(value).is_file():
+        raise ValueError(f"model {value!r} is not a file")
     return value
