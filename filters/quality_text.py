@@ -147,11 +147,12 @@ class TextQuality(Step):
             return []
         s = self.settings()
         skip = set(s["skip_page_types"])
-        todo = [r for r in records
-                if r.quality_score is not None and r.quality_score < s["band"]
-                and getattr(r, "page_type", None) not in skip and len(main_text(r).split()) >= s["min_words"]]
-        scores = good_probability(load_model(resolve(self.model)), [text_for_model(main_text(r)) for r in todo])
-        judged = {id(r): p for r, p in zip(todo, scores, strict=True)}
+        asked = [r for r in records if r.quality_score is not None and r.quality_score < s["band"]
+                 and getattr(r, "page_type", None) not in skip]
+        todo = [(r, text) for r, text in zip(asked, map(main_text, asked), strict=True)
+                if len(text.split()) >= s["min_words"]]
+        scores = good_probability(load_model(resolve(self.model)), [text_for_model(text) for _, text in todo])
+        judged = {id(r): p for (r, _), p in zip(todo, scores, strict=True)}
         out: list[Any] = []
         for record in records:
             p = judged.get(id(record))
