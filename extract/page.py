@@ -261,7 +261,8 @@ def build_records(raw: RawExtraction, ident: dict[str, Any]) -> Extraction:
         extract_flags=flags,
     )
     interleaved = InterleavedDoc(**{**ident, "policy_signals": list(ident["policy_signals"])},
-                                 title=raw.title, segments=ordered)
+                                 title=raw.title, segments=ordered, page_type=raw.page_type,
+                                 link_density=raw.link_density)
     return Extraction(document, pairs, interleaved, dict(skipped), len(raw.images))
 
 

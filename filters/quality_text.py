@@ -115,8 +115,8 @@ class TextQuality(Step):
     def __init__(self, model: str = "default", kind: str = "document", threshold: float | str = "default",
                  band: float | str = "default", min_words: int | str = "default",
                  skip_page_types: list[str] | str = "default") -> None:
-        # Documents only by default: an interleaved document has no page type, so the types the model leaves alone
-        # could not be told apart there.
+        # Interleaved documents carry their page's type (pipelines/records.py), so the types the model leaves alone
+        # are told apart there too; one without it (a shard written before the field) is judged whatever its type.
         self.input_kind = check_kind(kind, ("document", "interleaved"))
         check_model(model, "a fastText model")
         if threshold != "default":

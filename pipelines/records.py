@@ -194,6 +194,11 @@ class InterleavedDoc(Record):
     quality_signals: list[str] = field(default_factory=list)  # as Document.quality_signals
     code_ratio: float | None = None  # as Document.code_ratio
     pii_redacted: list[str] = field(default_factory=list)  # filters.pii: one type per span redacted in any segment
+    # The page's, as on its Document: the quality steps read them as they read a Document's (the page type's own
+    # threshold, the text model's page types left alone, the link-text signal), so that a page's interleaved document
+    # is judged as its text document is. Null in shards written before they were added, and for an LLM-only page.
+    page_type: str | None = None
+    link_density: float | None = None
 
 
 @dataclass

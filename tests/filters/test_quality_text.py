@@ -8,7 +8,7 @@ import pytest
 
 from filters import quality_fasttext
 from filters.quality_text import DEFAULT_MODEL, SETTINGS, TextQuality, load_settings, settings_path
-from pipelines.records import Document, from_table, to_table
+from pipelines.records import Document, InterleavedDoc, Segment, from_table, to_table
 from pipelines.step import Drop
 
 FURNITURE = "\n".join([
@@ -60,6 +60,24 @@ def test_second_opinion_in_the_band_only() -> None:
     assert rows["prose"].dropped_by is None and rows["prose"].text_quality_score > 0.9
     for name in ("sure", "unscored", "shop", "short"):
         assert rows[name].dropped_by is None and rows[name].text_quality_score is None, name
+
+
+def test_interleaved_documents_judged_as_their_pages_text() -> None:
+    """An interleaved document carries its page's type: the page types left alone are left alone there too."""
+    def inter(i: str, text: str, page_type: str | None) -> InterleavedDoc:
+        segments = [Segment(kind="text", text=text), Segment(kind="image", image_url="https://example.org/a.png")]
+        return InterleavedDoc(id=i, url=f"https://example.org/{i}", source="s", segments=segments, lang="en",
+                              quality_score=0.42, page_type=page_type)
+
+    step = TextQuality(kind="interleaved")
+    step.bind()
+    step.setup()
+    rows = {r.id: r for r in from_table(step(to_table([
+        inter("furniture", FURNITURE, "article"), inter("prose", PROSE, "article"),
+        inter("shop", FURNITURE, "listing")], "interleaved")))}
+    assert rows["furniture"].dropped_by == "quality_text.low_quality"
+    assert rows["prose"].dropped_by is None and rows["prose"].text_quality_score > 0.9
+    assert rows["shop"].dropped_by is None and rows["shop"].text_quality_score is None
 
 
 def test_arguments_override_the_stored_settings() -> None:

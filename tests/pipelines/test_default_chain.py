@@ -33,8 +33,9 @@ def test_every_stage_runs_in_the_mission_order(default_run: tuple[Path, dict]) -
                  "fineweb_quality", "clear_junk", "quality_model", "host_quality", "quality_text", "profanity", "pii",
                  "exact_dedup", "minhash_dedup"]
     assert [n for n in names if n in text_lane] == text_lane
-    for name in ("langid_interleaved", "clear_junk_interleaved", "quality_model_interleaved", "pii_interleaved",
-                 "minhash_dedup_interleaved", "alt_quality", "pii_alt", "exact_dedup_images"):
+    for name in ("langid_interleaved", "clear_junk_interleaved", "quality_model_interleaved",
+                 "quality_text_interleaved", "pii_interleaved", "minhash_dedup_interleaved", "alt_quality", "pii_alt",
+                 "exact_dedup_images"):
         assert name in names
     by = {s["step"]: s for s in stats["steps"]}
     assert by["quality_model"]["in"] > 0 and by["minhash_dedup"]["in"] > 0
@@ -56,5 +57,11 @@ def test_kept_documents_carry_their_scores(default_run: tuple[Path, dict]) -> No
     assert docs["quality_signals"].map(lambda s: all(x.count(".") == 1 for x in s)).all()
     inter = pd.read_parquet(out / "interleaved")
     assert inter["quality_score"].notna().all()
+    # an interleaved document is its page's: the same page type and link density as the page's text document, so
+    # the page type's threshold applies to it too
+    both = inter.merge(docs, on="id", suffixes=("", "_doc"))
+    assert len(both) >= 1 and inter["page_type"].notna().all()
+    assert (both["page_type"] == both["page_type_doc"]).all()
+    assert (both["link_density"].fillna(-1) == both["link_density_doc"].fillna(-1)).all()
     by = {s["step"]: s for s in stats["steps"]}
     assert by["alt_quality"]["in"] >= 1  # the site's one content image reached the pair filters

@@ -49,7 +49,7 @@ WRITTEN = {
         'segments: list<item: struct<kind: string not null, text: string, image_url: string, alt: string>>',
         'lang: string', 'lang_score: float', 'lang_source: string', 'quality_score: float',
         'text_quality_score: float', 'quality_signals: list<item: string>', 'code_ratio: float',
-        'pii_redacted: list<item: string>',
+        'pii_redacted: list<item: string>', 'page_type: string', 'link_density: float',
         'dropped_by: string', 'drop_detail: string',
     ],
     "image": [
