@@ -78,7 +78,7 @@ def test_dry_run_starts_no_ray_and_writes_nothing(warc: Path, tmp_path: Path) ->
     result = subprocess.run([sys.executable, "-c", code, "run", "default", "-i", str(warc), "-o", str(out),
                              "--dry-run"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "RAY False" in result.stdout and "steps (35):" in result.stdout
+    assert "RAY False" in result.stdout and "steps (36):" in result.stdout
     assert not out.exists()
 
 
