@@ -53,6 +53,9 @@ BLOCK_TAGS = frozenset((
 ))
 HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _LIST_TAGS = frozenset({"ul", "ol", "menu"})
+# set by extract/core.py on a <label> that names a checkbox or radio button (option_labels), whose controls are gone
+# by the time the tree is segmented
+OPTION_MARK = "data-winnow-option"
 _SKIPPED = frozenset({"script", "style", "template", "svg", "head", "title", "meta", "link"})
 # math_at answers for these tags whatever their class, and for these only with a math-looking class
 _MATH_TAGS = frozenset({"img", "mjx-container", "math", "mjx-assistive-mml", "mjx-math"})
@@ -165,6 +168,7 @@ class Block:
     signature: int = 0  # hash of the tag path with the first class of each element: repeats across a list's cards
     containers: tuple[int, ...] = ()  # ids of the enclosing block elements, nearest first (up to 6)
     plain: str = ""  # the text as words (code and tables without Markdown syntax), for features and matching
+    option: bool = False  # the text of a <label> extract/core.py marked as a checkbox's or radio button's name
 
     def markdown(self) -> str:
         """The block as it appears in the document text."""
@@ -286,6 +290,7 @@ class _Walk:
             kw_all=frame.kw_all | self.inline_kw, kw_near=frame.kw_own | frame.kw_parent | self.inline_kw,
             tags=frame.tags, signature=frame.signature, containers=tuple(ancestors),
             plain=plain if plain is not None else text,
+            option=tag == "label" and frame.el.get(OPTION_MARK) is not None,
         ))
 
     def flush(self) -> None:

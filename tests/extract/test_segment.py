@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from extract.core import strip_furniture, units
+from extract.core import strip_furniture, units, with_rules
 from extract.parse import parse_html
 from extract.segment import ANCESTOR_TAGS, KEYWORDS, Segmentation, segment
 
@@ -206,3 +207,31 @@ def test_page_furniture_is_stripped_unless_it_holds_most_of_the_page_in_prose() 
     prose = " ".join(f"Sentence {i} of an article that a site wrapped in a nav element by mistake." for i in range(30))
     wrapped = f"<html><body><nav><h1>Title</h1><p>{prose} See <a href='x.html'>this</a>.</p></nav></body></html>"
     assert "Sentence 29 of an article" in everything(wrapped)  # a misused <nav> holding the page stays
+
+
+def test_checkbox_and_radio_labels_are_flagged_and_a_repeated_option_name_is_left_out() -> None:
+    swatches = "".join(f"<span><input type='checkbox' id='c{i}'><label for='c{i}'><span>Swatch</span></label></span>"
+                       for i in range(5))
+    sizes = "".join(f"<label><input type='radio' name='size'>{size}</label>" for size in ("Small", "Medium", "Large"))
+    html = (f"<html><body><main><h1>Tumbler</h1><div>{swatches}</div><form>{sizes}</form>"
+            "<p>Keeps cold drinks cold and hot drinks hot until the last sip.</p>"
+            "<ul><li><label><input type='checkbox' disabled checked> Write the tests</label></li></ul>"
+            "<label for='email'>Email</label><input type='email' id='email'></main></body></html>")
+    seg = cut(html)
+    flagged = [b.text for b in seg.blocks if b.option]
+    # the names of checkboxes and radio buttons, by for= or by holding the control; not a disabled checkbox (a
+    # Markdown task list's item) nor a text field's label
+    assert flagged == ["Swatch"] * 5 + ["Small", "Medium", "Large"]
+    kept = with_rules(seg.blocks, np.ones(len(seg.blocks), dtype=bool))
+    text = [b.text for b, k in zip(seg.blocks, kept, strict=True) if k]
+    # a name that five options share names none of them; distinct option names are the page's (WCXB's ground truth
+    # keeps a collection's facets and a product's fabric names)
+    assert "Swatch" not in text
+    assert {"Small", "Medium", "Large", "Write the tests", "Email"} <= {t.strip() for t in text}
+
+
+def test_a_label_that_swallowed_the_page_is_no_option_name() -> None:
+    # an unclosed <label> holds the rest of the page in libxml2's tree
+    prose = " ".join(f"Sentence {i} of the page." for i in range(40))
+    seg = cut(f"<html><body><label><input type='checkbox'>Remember me<p>{prose}</p></body></html>")
+    assert not any(b.option for b in seg.blocks)
