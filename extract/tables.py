@@ -5,7 +5,12 @@ pages from before CSS layout (and e-mail-like templates still) use them to place
 Markdown table of such a page is one row of whole paragraphs. A table is layout when any of these holds,
 checked in this order (each rule's reason beside it):
 
-1. ``role="presentation"`` or ``role="none"``: the page says so (WAI-ARIA 1.2, "presentation" role).
+1. ``role="presentation"`` or ``role="none"``: the page says so (WAI-ARIA 1.2, "presentation" role). Or it is the
+   box of an admonition: DocBook XSL with ``admon.graphics`` (GIMP's manual, and every DocBook site built so) draws a
+   note as ``<div class="note"><table summary="Note">``, the icon in a cell spanning both rows, the title a ``<th>``,
+   the text below it; as a data table it read ``| [注記] | 注記 |`` then ``| --- | --- |`` before the note's text.
+   Recognised by the summary DocBook writes (``Note``, ``Tip``, ``Warning``, ``Caution``, ``Important``, in English
+   whatever the page's language) or by a ``div`` of one of those classes holding the table alone.
 2. It holds another table: data tables do not nest; layout grids do, level in level.
 3. A cell holds a heading (``h1``-``h6``) with more beside it, a form control or form, or page structure
    (``nav``, ``article``, ``section``, ``main``, ``aside``, ``header``, ``footer``): those are parts of a page,
@@ -55,6 +60,7 @@ PROSE_CHARS = 300  # a long paragraph; data values are words and numbers
 MAX_SPAN = 1000  # HTML caps colspan at 1000 and rowspan at 65534; more is a broken page
 
 _ROLE_LAYOUT = frozenset({"presentation", "none"})
+_ADMONITIONS = frozenset({"note", "tip", "warning", "caution", "important"})  # DocBook's admonition elements
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _PAGE_PARTS = frozenset({"form", "input", "select", "textarea", "nav", "article", "section", "main", "aside", "header",
                          "footer"})
@@ -91,7 +97,7 @@ def _cells(row: etree._Element) -> list[etree._Element]:
 
 def is_layout_table(el: etree._Element) -> bool:
     """Whether the ``<table>`` ``el`` places page content rather than holding data (rules in the module docstring)."""
-    if (el.get("role") or "").strip().lower() in _ROLE_LAYOUT:
+    if (el.get("role") or "").strip().lower() in _ROLE_LAYOUT or _is_admonition_box(el):
         return True
     tables = el.iter("table")
     next(tables, None)  # el itself
@@ -136,6 +142,16 @@ def is_layout_table(el: etree._Element) -> bool:
     if (len(rows) == 1 or width <= 1) and block_content:
         return True
     return prose and not has_header
+
+
+def _is_admonition_box(el: etree._Element) -> bool:
+    summary = (el.get("summary") or "").strip().lower()
+    if summary in _ADMONITIONS:
+        return True
+    parent = el.getparent()
+    if parent is None or parent.tag != "div" or len(parent) != 1:
+        return False
+    return not _ADMONITIONS.isdisjoint((parent.get("class") or "").lower().split())
 
 
 def _span(cell: etree._Element, attr: str) -> int:

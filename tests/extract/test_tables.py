@@ -166,3 +166,18 @@ def test_wordpress_headings_as_header_cells_are_data():
     assert not is_layout_table(table)
     assert table_markdown(table).split("\n")[:3] == [
         "| Platform | Trustpilot rating |", "| --- | --- |", "| Brighterly | ⭐4.4/5 |"]
+
+
+def test_a_docbook_admonition_box_is_layout_and_a_data_table_in_a_note_is_not() -> None:
+    # DocBook XSL with admon.graphics (GIMP's manual): the icon, the title as a <th>, the note's text below
+    note = ('<table border="0" summary="{summary}"><tr><td rowspan="2" align="center" valign="top" width="25">'
+            '<img alt="[注記]" src="images/note.png"></td><th align="left">注記</th></tr>'
+            '<tr><td align="left" valign="top"><p>These options are described in Common Features.</p></td></tr>'
+            '</table>')
+    assert is_layout_table(_table(f'<div class="note">{note.format(summary="Note")}</div>'))
+    assert is_layout_table(_table(note.format(summary="Warning")))  # the summary alone says it
+    assert is_layout_table(_table(f'<div class="tip">{note.format(summary="")}</div>'))  # the class alone says it
+    assert not is_layout_table(_table(note.format(summary="")))  # without either, a table with a header row
+    data = '<table><tr><th>Key</th><th>Action</th></tr><tr><td>Ctrl+Z</td><td>Undo</td></tr></table>'
+    # a note that holds a data table among its paragraphs: the table is data
+    assert not is_layout_table(_table(f'<div class="note"><p>Shortcuts:</p>{data}</div>'))
