@@ -343,7 +343,7 @@ def with_rules(blocks: list[Block], chosen: np.ndarray) -> list[bool]:
             # many checkboxes or radio buttons (option_labels) under one name: a name that tells no option from
             # another, a widget's caption. Yeti's product pages name each of 16 colour swatches "Swatch"; the model
             # kept them on two of the quality corpus's product pages, whose text then read as one word repeated
-            # (the quality model scored them 0.23 and 0.29 against its bar of 0.36; 0.43 and 0.51 without them).
+            # (the quality model scored them 0.23 and 0.29 against its bar of 0.36; 0.49 and 0.44 without them).
             # Option labels as such stay: WCXB's ground truth keeps a collection's filter facets and a product's
             # fabric names, and dropping every one cost WCXB dev F1 (0.9111 -> 0.9100 stripped before the model,
             # -> 0.9110 after it)
