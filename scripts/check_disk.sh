@@ -20,7 +20,9 @@ have_mb=0
 need_mb=$(( need_mb - have_mb > 1000 ? need_mb - have_mb : 1000 ))
 for dir in "$venv" "$@"; do
   [ -e "$dir" ] || dir=$(dirname "$dir")
-  read -r free_mb mount < <(df -Pm "$dir" | awk 'NR == 2 {print $4, $6}')
+  # a df that answers nothing (a filesystem it cannot read) is no reason to stop: pip will tell, as before
+  free_mb="" mount=""
+  read -r free_mb mount < <(df -Pm "$dir" 2>/dev/null | awk 'NR == 2 {print $4, $6}') || true
   if [ -n "${free_mb:-}" ] && [ "$free_mb" -lt "$need_mb" ]; then
     echo "setup: $free_mb MB free on the disk of $dir (mounted at $mount); installing winnow with the extras" \
          "'$extras' needs about $need_mb MB more. Free some space and run it again." >&2

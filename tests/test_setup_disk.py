@@ -50,3 +50,13 @@ def test_what_the_venv_holds_counts_as_installed(tmp_path: Path) -> None:
     (tmp_path / "update").mkdir()
     assert _check(tmp_path / "new", 2600, "dev").returncode == 1
     assert _check(tmp_path / "update", 2600, "dev", venv_mb=500).returncode == 0
+
+
+def test_a_df_that_answers_nothing_does_not_stop_setup(tmp_path: Path) -> None:
+    stub = tmp_path / "bin"
+    stub.mkdir()
+    (stub / "df").write_text("#!/bin/sh\nexit 1\n")
+    (stub / "df").chmod(0o755)
+    result = subprocess.run(["bash", str(SCRIPT), "dev", str(tmp_path / "venv"), str(tmp_path)], capture_output=True,
+                            text=True, env={"PATH": f"{stub}:/usr/bin:/bin"}, timeout=30)
+    assert result.returncode == 0, result.stderr
