@@ -24,8 +24,9 @@ shingles, 14 bands x 8 rows) -> Parquet. Four systems, in fresh output folders, 
   confirmed by Jaccard >= 0.8 on text and interleaved. The steps after a Stage (on this input: from Gopher to PII on
   the text and interleaved lanes) are shared by the run's process and a filter worker per other core once the wave's
   extraction is over (pipelines/parallel.py; ``filter_workers`` 1 puts them back in the run's process); after the
-  fan-out the three lanes go on each in a thread of their own (pipelines/runner.py), and extraction keeps a second
-  batch out to its workers (pipelines/dataset.py ``in_order``); both models' trees are ONNX graphs
+  fan-out the three lanes go on each in a thread of their own (pipelines/runner.py), the interleaved lane's filters
+  once the text lane's are done, reading the signals its twin texts got there (pipelines/memo.py), and extraction
+  keeps a second batch out to its workers (pipelines/dataset.py ``in_order``); both models' trees are ONNX graphs
   (pipelines/trees.py). Where the time went before those, profiled with py-spy: docs/benchmarks.md. Its kept rows
   are reported per output (``text``, ``image_text``, ``interleaved``); the URL-level figures (planted duplicates,
   agreement) are not computed for it: they describe the trafilatura chain's English kept set. "passed" for it is the

@@ -145,6 +145,7 @@ DUP_NGRAM = {5: 0.15, 6: 0.14, 7: 0.13, 8: 0.12, 9: 0.11, 10: 0.10}
 
 class GopherRepetition(RuleFilter):
     default_name = "gopher_repetition"
+    reads_text_memos = True  # filters/text.py ngram_shares (pipelines/memo.py)
     reasons = ("dup_lines", "dup_paragraphs", "dup_line_chars", "dup_paragraph_chars",
                *(f"top_{n}gram" for n in range(1, 21)), *(f"dup_{n}gram" for n in range(1, 21)))
 

@@ -116,6 +116,7 @@ def headlines(prose: str, headings: int = 2) -> list[str]:
 
 class ClearJunk(RuleFilter):
     default_name = "clear_junk"
+    reads_text_memos = True  # filters/signals.py compute (pipelines/memo.py)
     reasons = REASONS
 
     def __init__(self, kind: str = "document", drop: str | list[str] | None = None, min_words: int = 30,

@@ -213,6 +213,7 @@ def limit(bundle: dict[str, Any], words: float | None, page_type: str | None = N
 
 class QualityModel(Step):
     default_name = "quality_model"
+    reads_text_memos = True  # filters/signals.py compute (pipelines/memo.py)
 
     def __init__(self, model: str = "default", min_score: float | str = "default", kind: str = "document",
                  by_page_type: bool = True) -> None:

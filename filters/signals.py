@@ -22,11 +22,12 @@ import itertools
 import math
 import re
 import zlib
+from array import array
 from collections import Counter
 from functools import cache, lru_cache
 from importlib import resources
 
-from filters.parts import CACHE_SIZE, split
+from filters.parts import split
 from filters.text import (
     DUP_NS,
     TOP_NS,
@@ -42,6 +43,7 @@ from filters.text import (
     words,
 )
 from pipelines import heap
+from pipelines.memo import digest_memo
 
 # lid.176 code -> jusText stop-list name (the languages both know).
 JUSTEXT_NAMES = {
@@ -317,8 +319,14 @@ def compute(text: str, lang: str | None = None, link_density: float | None = Non
     return (*values[:_LINK_WORDS], density, *values[_LINK_WORDS + 1:])
 
 
+def _pack(values: tuple[float, ...]) -> array:
+    return array("d", values)
+
+
+# By a digest of the text, for the whole wave, shared with the filter workers (pipelines/memo.py: why): a page's
+# interleaved document reads its text document's signals.
 @heap.per_wave
-@lru_cache(maxsize=CACHE_SIZE)
+@digest_memo(pack=_pack, unpack=tuple)
 def _compute(text: str, lang: str | None) -> tuple[float, ...]:
     parts = split(text)
     prose = parts.prose

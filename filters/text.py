@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from pipelines import heap
+from pipelines.memo import digest_memo
 
 # lid.176 codes of languages written without spaces between words.
 TEXT_CACHE_SIZE = 1024  # entries of the by-text caches here, as filters/parts.py's CACHE_SIZE (why: there)
@@ -138,8 +139,10 @@ DUP_NS = (5, 6, 7, 8, 9, 10)
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # odd 64-bit constant (golden ratio); keys wrap modulo 2**64
 
 
+# By a digest of the text for the whole wave, shared with the filter workers (pipelines/memo.py: why): a page's
+# interleaved document reads its text document's shares.
 @heap.per_wave
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
+@digest_memo()
 def ngram_shares(text: str, top_ns: tuple[int, ...] = TOP_NS,
                  dup_ns: tuple[int, ...] = DUP_NS) -> tuple[dict[int, float], dict[int, float]]:
     """Gopher's n-gram repetition shares of ``text``'s lower-cased words: ``(top, dup)``, each ``n -> share``,

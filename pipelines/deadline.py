@@ -43,7 +43,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -191,8 +191,10 @@ class DeadlineWorker:
             raise value
         return value
 
-    def map(self, calls: Iterable[tuple[Any, ...]], time_limit_s: float) -> list[tuple[bool, Any]]:
-        """``target(*args)`` for each call, in order: ``(True, result)`` or ``(False, exception)`` each.
+    def map(self, calls: Iterable[tuple[Any, ...]], time_limit_s: float,
+            answered: Callable[[tuple[bool, Any]], None] | None = None) -> list[tuple[bool, Any]]:
+        """``target(*args)`` for each call, in order: ``(True, result)`` or ``(False, exception)`` each; also handed
+        to ``answered`` as each comes, for a caller that uses an answer before the rest are in (pipelines/parallel.py).
 
         Each call gets ``time_limit_s`` from the moment the child starts it. While the child works on one
         call, the next is already waiting in the pipe (when it fits in the pipe's buffer, so that the write
@@ -227,6 +229,8 @@ class DeadlineWorker:
                                 self._start()
                             except WorkerDied as exc:  # this call fails; the next one tries a new child
                                 results.append((False, exc))
+                                if answered is not None:
+                                    answered(results[-1])
                                 upcoming = None
                                 continue
                             fresh = True
@@ -239,6 +243,8 @@ class DeadlineWorker:
                             self._stop()
                             if fresh:  # a child that dies as soon as it is started: give up on this call
                                 results.append((False, WorkerDied(f"worker {self.target} died on start")))
+                                if answered is not None:
+                                    answered(results[-1])
                                 upcoming = None
                             continue  # else it had died between calls: not this call's fault, send again
                         inflight.append([upcoming, time.monotonic() if not inflight else None])
@@ -246,6 +252,8 @@ class DeadlineWorker:
                     if not inflight:
                         return results
                     results.append(self._answer(inflight, retry, time_limit_s))
+                    if answered is not None:
+                        answered(results[-1])
             finally:
                 if inflight:  # left by an exception: the child's pipe holds calls nobody will read
                     self._stop()

@@ -115,10 +115,10 @@ _per_wave: list[Any] = []
 
 
 def per_wave(cached: Any) -> Any:
-    """Register an ``lru_cache``d function whose entries are worth nothing after a wave (caches by text: the next
-    wave's texts are others), so that ``forget_waves_caches`` empties it before the heap is trimmed. A full cache
-    of 1,024 documents' texts and what was computed from them held tens of MB after every wave, and the objects it
-    kept alive pinned freed heap around them that ``trim`` could not return."""
+    """Register an ``lru_cache``d function (or a pipelines/memo.py memo) whose entries are worth nothing after a
+    wave (caches by text: the next wave's texts are others), so that ``forget_waves_caches`` empties it before the
+    heap is trimmed. A full cache of 1,024 documents' texts and what was computed from them held tens of MB after
+    every wave, and the objects it kept alive pinned freed heap around them that ``trim`` could not return."""
     _per_wave.append(cached)
     return cached
 

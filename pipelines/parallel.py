@@ -22,7 +22,7 @@ this process: a lane with fewer than ``MIN_BATCHES`` batches after the Stage is 
 a second each, the imports of the filters and their models). The runner stops the workers after each wave
 (``release``): the next wave's extraction workers then start beside no idle filter workers, and the tree's peak
 memory stays what one set of workers costs. Why this process takes batches too, rather than a worker per core:
-``_round``.
+``_Stream``.
 
 The dedup Stages' hashing goes the same way (``BatchFunction``): exact dedup's digest of every text and MinHash's
 shingles and signatures are pure functions of a batch, and once the filters end they were the wave's tail in this
@@ -42,11 +42,13 @@ import itertools
 import logging
 import pickle
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
 
+from pipelines import memo
 from pipelines.deadline import close_shared, shared_worker
 
 log = logging.getLogger(__name__)
@@ -57,9 +59,10 @@ TARGET = "pipelines.parallel:run_batch"
 # hang the run: past it the batch is run again in this process, as it would have been without workers.
 BATCH_LIMIT_S = 900.0
 MIN_BATCHES = 4  # fewer batches after a Stage: run in this process (see the module docstring)
-ROUND_BATCHES = 6  # batches per process in a round (the answers of a round come together): a few, so that the last
-# batch of a round keeps one process waiting for a small share of the round, and the round's tables stay few
+WINDOW_BATCHES = 6  # batches per process that may be taken or answered and not yet handed on (``_Stream``): enough
+# that a free process always finds one, few enough that a step's tables in flight stay a few batches
 
+PARENT = "parent"  # in a worker: the memo reader that is the run's process (``run_batch``)
 _set_up: dict[bytes, Any] = {}  # in a worker: the steps unpickled and set up so far, by their pickle's digest
 
 
@@ -84,17 +87,21 @@ def pickled(step: Any) -> bytes:
                 m._local_setup_done = done
 
 
-def run_batch(step_bytes: bytes, table: pa.Table, timing_dir: str | None) -> pa.Table:
-    """In a worker: the step (set up once) over one batch."""
+def run_batch(step_bytes: bytes, table: pa.Table, timing_dir: str | None,
+              shared: list[memo.Entry] | None = None) -> tuple[pa.Table, list[memo.Entry]]:
+    """In a worker: the step (set up once) over one batch; ``shared``: memo entries from the run's process
+    (pipelines/memo.py), taken in first; returned with the answer: the entries computed here meanwhile."""
     key = hashlib.blake2b(step_bytes, digest_size=16).digest()
     step = _set_up.get(key)
     if step is None:
-        step = pickle.loads(step_bytes)
+        step = pickle.loads(step_bytes)  # imports the step's modules, and so registers their memos
         step.setup()
         _set_up[key] = step
     for member in _member_steps(step):
         member.timing_dir = timing_dir
-    return step(table)
+    memo.absorb(shared or [], relay=False)
+    out = step(table)
+    return out, memo.since(PARENT)
 
 
 def compact(table: pa.Table) -> pa.Table:
@@ -137,78 +144,140 @@ def run_parallel(step: Any, tables: Iterable[pa.Table], workers: int, here: bool
         yield from (_here(step, t) for t in head)
         yield from (_here(step, t) for t in it)
         return
-    blob = pickled(step)
-    timing_dir = _member_steps(step)[0].timing_dir
-    pending = itertools.chain(head, it)
-    while chunk := list(itertools.islice(pending, workers * ROUND_BATCHES)):
-        for table, (ok, value) in zip(chunk, _round(step, blob, timing_dir, chunk, helpers, here), strict=True):
-            if ok:
-                yield value
-                continue
-            log.warning("step %s: a batch of %d rows failed in a worker (%s: %s); running it in this process",
-                        getattr(step, "name", type(step).__name__), table.num_rows, type(value).__name__, value)
-            yield _here(step, table)
+    stream = _Stream(step, pickled(step), _member_steps(step)[0].timing_dir, workers * WINDOW_BATCHES)
+    yield from stream.run(itertools.chain(head, it), helpers, here)
 
 
-class _Deal:
-    """Hands out the indices of a round's batches, the next to whoever asks first (thread-safe)."""
+class _Stream:
+    """The batches of one ``run_parallel``, shared as a stream: this process and each helper worker take the oldest
+    batch nobody has taken whenever they are free, and the answers are handed on in input order as soon as the
+    oldest is in.
 
-    def __init__(self, n: int) -> None:
-        self._next = iter(range(n))
-        self._lock = threading.Lock()
-        self._stopped = False
+    Why not rounds (what this replaced): a round of ``workers x 6`` batches whose answers came together left one
+    process waiting at every round's end for the other's last batch, and a step of 13 batches ran its 13th alone;
+    on bench/e2e.py's input the filter worker was busy 0.935 of the filter phase and this process (its lanes' threads
+    together) 0.89. Memory stays what a round held: at most ``window`` batches are taken or answered and not yet
+    handed on; only this process's thread pulls ``tables`` (an upstream lane's generator), the helpers never do.
+
+    Why this process takes batches too, rather than a worker per core: a run with two cores then starts one worker,
+    not two; this process has every step's modules loaded already, and a second worker would hold them again (about
+    380 MB: on bench/e2e.py's 3x input the tree peaked at 1,561 MB with two workers, 1,544 MB with one)."""
+
+    def __init__(self, step: Any, blob: bytes, timing_dir: str | None, window: int) -> None:
+        self.step, self.blob, self.timing_dir, self.window = step, blob, timing_dir, window
+        self.cond = threading.Condition()
+        self.tables: dict[int, pa.Table] = {}  # pulled and not yet handed on, by index
+        self.untaken: deque[int] = deque()  # pulled, taken by nobody yet, oldest first
+        self.answers: dict[int, tuple[bool, Any]] = {}
+        self.closed = False
+        self._source: Iterator[pa.Table] = iter(())  # ``run``'s tables; pulled by ``run``'s thread only
+        self._pulled = 0
+        self._exhausted = False
 
     def take(self) -> int | None:
-        with self._lock:
-            return None if self._stopped else next(self._next, None)
+        with self.cond:
+            return None if self.closed or not self.untaken else self.untaken.popleft()
 
-    def stop(self) -> None:
-        with self._lock:
-            self._stopped = True
+    def answer(self, i: int, value: tuple[bool, Any]) -> None:
+        with self.cond:
+            self.answers[i] = value
+            self.cond.notify_all()
 
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
 
-def _round(step: Any, blob: bytes, timing_dir: str | None, chunk: list[pa.Table], helpers: int,
-           here: bool) -> list[tuple[bool, Any]]:
-    """One round of batches: ``(True, result)`` or ``(False, why it failed in a worker)`` for each, in order.
+    def feed(self, k: int) -> None:
+        """A helper's thread: whenever there are untaken batches, send them to worker ``k`` one after another (it
+        waits on the pipe without the GIL). Between runs of batches the worker is free for another lane's stream."""
+        worker = shared_worker(TARGET, k)
+        while True:
+            with self.cond:
+                while not self.closed and not self.untaken:
+                    self.cond.wait()
+                if self.closed:
+                    return
+            self._send(worker, k)
 
-    Each helper worker is fed from a thread of its own (it waits on the pipe without the GIL); this thread takes
-    batches from the same deal and runs them itself, so a run with two cores starts one worker, not two: the run's
-    process has every step's modules loaded already, and a second worker would hold them again (about 380 MB: on
-    bench/e2e.py's 3x input the tree peaked at 1,561 MB with two workers, 1,544 MB with one)."""
-    deal = _Deal(len(chunk))
-    answers: list[tuple[bool, Any] | None] = [None] * len(chunk)
-
-    def feed(k: int) -> None:
+    def _send(self, worker: Any, reader: int) -> None:
+        """One run of batches through ``worker``: while there are untaken ones; each answer handed over as it comes,
+        and the batches it took but did not answer marked failed (they run in this process)."""
         taken: list[int] = []
+        answered = 0
 
         def calls() -> Iterator[tuple[Any, ...]]:
-            while (i := deal.take()) is not None:
+            while (i := self.take()) is not None:
                 taken.append(i)
-                yield (blob, compact(chunk[i]), timing_dir)
+                yield (self.blob, compact(self.tables[i]), self.timing_dir, memo.since(reader))
+
+        def on_answer(value: tuple[bool, Any]) -> None:
+            nonlocal answered
+            ok, result = value
+            if ok:
+                result, entries = result
+                memo.absorb(entries, relay=True)  # other workers are sent them too
+            self.answer(taken[answered], (ok, result))
+            answered += 1
 
         try:
-            results = shared_worker(TARGET, k).map(calls(), BATCH_LIMIT_S)
+            worker.map(calls(), BATCH_LIMIT_S, on_answer)
+            failure: BaseException = RuntimeError("no answer from the worker")
         except BaseException as exc:  # whatever went wrong, the batches it took run here
-            results = [(False, exc)] * len(taken)
-        for i, answer in zip(taken, results, strict=False):
-            answers[i] = answer
-        for i in taken[len(results):]:
-            answers[i] = (False, RuntimeError("no answer from the worker"))
+            failure = exc
+        for i in taken[answered:]:
+            self.answer(i, (False, failure))
 
-    threads = [threading.Thread(target=feed, args=(k,), name=f"winnow-filter-{k}", daemon=True)
-               for k in range(helpers)]
-    for thread in threads:
-        thread.start()
-    try:
-        while here and (i := deal.take()) is not None:
-            answers[i] = (True, _here(step, chunk[i]))
-    except BaseException:
-        deal.stop()  # the helpers take no more batches; the exception goes on once they are done
-        raise
-    finally:
-        for thread in threads:
-            thread.join()
-    return [a if a is not None else (False, RuntimeError("not run")) for a in answers]
+    def run(self, tables: Iterator[pa.Table], helpers: int, here: bool) -> Iterator[pa.Table]:
+        self._source, self._pulled, self._exhausted = tables, 0, False
+        handed = 0
+        try:
+            # The window is filled before the helpers start, so that each finds a batch at once: a started thread
+            # runs until it blocks (here, sending its first batch), while batches filled after it would mostly be
+            # taken by this thread first, small ones all of them.
+            self._fill(handed)
+            for k in range(helpers):
+                threading.Thread(target=self.feed, args=(k,), name=f"winnow-filter-{k}", daemon=True).start()
+            while True:
+                self._fill(handed)  # so that a helper finishing a batch finds the next one waiting
+                if self._exhausted and handed == self._pulled:
+                    return
+                with self.cond:
+                    answer = self.answers.pop(handed, None)
+                if answer is not None:
+                    table = self.tables.pop(handed)
+                    handed += 1
+                    ok, value = answer
+                    if ok:
+                        yield value
+                        continue
+                    log.warning("step %s: a batch of %d rows failed in a worker (%s: %s); running it in this process",
+                                getattr(self.step, "name", type(self.step).__name__), table.num_rows,
+                                type(value).__name__, value)
+                    yield _here(self.step, table)
+                    continue
+                i = self.take() if here else None
+                if i is not None:  # the oldest answer is not in yet: run the oldest untaken batch meanwhile
+                    self.answer(i, (True, _here(self.step, self.tables[i])))
+                    continue
+                with self.cond:
+                    while handed not in self.answers and not (here and self.untaken):
+                        self.cond.wait()
+        finally:
+            self.close()  # the helpers take no more batches; an exception here goes on at once
+
+    def _fill(self, handed: int) -> None:
+        """Pull batches from the source until ``window`` are taken or answered and not yet handed on."""
+        while not self._exhausted and self._pulled - handed < self.window:
+            table = next(self._source, None)
+            if table is None:
+                self._exhausted = True
+                return
+            with self.cond:
+                self.tables[self._pulled] = table
+                self.untaken.append(self._pulled)
+                self.cond.notify_all()
+            self._pulled += 1
 
 
 def _here(step: Any, table: pa.Table) -> pa.Table:
@@ -220,4 +289,5 @@ def _here(step: Any, table: pa.Table) -> pa.Table:
 
 def release() -> int:
     """Stop this process's filter workers (they start again when needed); how many were running."""
+    memo.forget_readers()  # a worker started later has none of the memos' entries
     return close_shared(TARGET)

@@ -34,6 +34,7 @@ import os
 import platform
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -78,6 +79,9 @@ class ErrorBudgetExceeded(RuntimeError):
 # The error budget applies once a step has failed on this many records in the run: a handful of broken records
 # in a small run are counted, not fatal.
 MIN_ERRORS_FOR_BUDGET = 10
+# How long the interleaved lane waits for the text lane's filters (``_Gate``) at most. On bench/e2e.py's input they
+# take about 40 s; past this the lanes only lose the shared signals, not a result.
+GATE_WAIT_S = 900.0
 
 
 @dataclass
@@ -398,16 +402,54 @@ def _run_wave(opts: RunOptions, units: list[Any], paths: list[str], labels: dict
     writer = ShardWriter(out, wid, annotate=opts.annotate, max_rows=shards["max_rows_per_shard"],
                          max_bytes=shards["max_bytes_per_shard"], compression_level=shards["compression_level"])
 
+    gate = _after_documents(rest) if opts.local and {"document", "interleaved"} <= by_kind.keys() else None
+
     def written(kind: str, ds: Dataset) -> Iterator[pa.Table]:
         # the rest of the lane's steps, then its tallies; in the thread that drains it
         for step in (u for u in rest if u.input_kind == kind):
+            if gate is not None and step is gate.waiting:
+                ds = LocalDataset(gate.wait_then(ds.tables()), ds._workers)
             ds = _apply(opts, step, ds, staged, out, wid, done, against)
+            if gate is not None and step is gate.opening:
+                ds = LocalDataset(gate.open_after(ds.tables()), ds._workers)
         yield from ds.rebatch(writer.max_rows).map_batches(writer).tables()
 
     lanes = [written(kind, ds) for kind, ds in by_kind.items()]
     if opts.local:  # pipelines/dataset.py drain_together; Ray runs the lanes' tasks itself
         return [tally for lane in drain_together(lanes, pa.Table.to_pylist) for tally in lane]
     return [tally for lane in lanes for table in lane for tally in table.to_pylist()]
+
+
+class _Gate:
+    """The interleaved lane's first unit that reads the by-text memos (pipelines/memo.py) starts once the text
+    lane's last such unit has handed on its last batch: a page's interleaved document, which usually has its text
+    document's very text, then finds that text's signals computed. Only the order changes, never a value: a gate
+    still shut after ``GATE_WAIT_S`` (a text lane stuck or very slow) lets the interleaved lane go on anyway."""
+
+    def __init__(self, opening: Any, waiting: Any) -> None:
+        self.opening, self.waiting = opening, waiting
+        self._open = threading.Event()
+
+    def open_after(self, tables: Iterator[pa.Table]) -> Iterator[pa.Table]:
+        try:
+            yield from tables
+        finally:  # also when the lane fails or stops early: the other lane must never wait for nothing
+            self._open.set()
+
+    def wait_then(self, tables: Iterator[pa.Table]) -> Iterator[pa.Table]:
+        if not self._open.wait(GATE_WAIT_S):
+            log.info("the text lane's filters are not done after %.0f s; the interleaved lane goes on", GATE_WAIT_S)
+        yield from tables
+
+
+def _after_documents(units: list[Any]) -> _Gate | None:
+    """The gate between the text lane's last and the interleaved lane's first unit that read the by-text memos."""
+    def reads(unit: Any) -> bool:
+        return any(getattr(m, "reads_text_memos", False) for m in getattr(unit, "steps", None) or [unit])
+
+    opening = [u for u in units if u.input_kind == "document" and reads(u)]
+    waiting = [u for u in units if u.input_kind == "interleaved" and reads(u)]
+    return _Gate(opening[-1], waiting[0]) if opening and waiting else None
 
 
 def _lanes_apart(units: list[Any]) -> bool:

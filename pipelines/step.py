@@ -111,6 +111,9 @@ class Step(_Component):
     # True for a step whose own work already spreads over the cores (torch's threads): a local run keeps it in its
     # own process instead of starting a filter worker per core that would each load its model (pipelines/parallel.py).
     multicore: ClassVar[bool] = False
+    # Reads the by-text memos of pipelines/memo.py (the quality signals): a local run starts the interleaved lane's
+    # such steps once the text lane's are done, so that a page's two texts share them (pipelines/runner.py ``_Gate``).
+    reads_text_memos: ClassVar[bool] = False
 
     def setup(self) -> None:
         """Load models here (once per process / actor), never in ``__init__``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from pipelines.memo import digest_memo
 from pipelines.step import Drop, Step
 
 
@@ -42,3 +43,37 @@ def pid_column(table):
     import pyarrow as pa
 
     return table.append_column("pid", pa.array([os.getpid()] * table.num_rows, pa.int64()))
+
+
+class CountsBatches(Step):
+    """Sleeps ``seconds`` a record and leaves a file per record it finished in ``folder``: how far the workers are
+    when this process gets an answer."""
+
+    def __init__(self, folder: str, seconds: float) -> None:
+        self.folder, self.seconds = folder, seconds
+
+    def process(self, doc):
+        import time
+
+        time.sleep(self.seconds)
+        open(os.path.join(self.folder, doc.id), "w").close()
+        return doc
+
+
+@digest_memo()
+def text_length(text: str, scale: int) -> int:
+    """A memoised by-text function (pipelines/memo.py) that notes each computation: the id of the process that ran
+    it, appended to the file named by ``WINNOW_TEST_MEMO_LOG``."""
+    with open(os.environ["WINNOW_TEST_MEMO_LOG"], "a") as fh:
+        fh.write(f"{os.getpid()}\n")
+    return len(text) * scale
+
+
+class MemoLength(Step):
+    """Writes ``text_length(text, 2)`` into the title."""
+
+    reads_text_memos = True
+
+    def process(self, doc):
+        doc.title = str(text_length(doc.text, 2))
+        return doc

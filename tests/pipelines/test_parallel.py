@@ -19,7 +19,7 @@ from pipelines.dataset import LocalDataset
 from pipelines.records import Document, from_table, to_table
 from pipelines.runner import RunOptions, run
 from pipelines.step import StepGroup
-from tests.pipelines.parallel_steps import DiesInWorker, MarkPid, pid_column
+from tests.pipelines.parallel_steps import CountsBatches, DiesInWorker, MarkPid, pid_column
 
 
 @pytest.fixture(autouse=True)
@@ -120,7 +120,7 @@ def test_a_batch_whose_worker_dies_is_run_here_and_nothing_is_lost(caplog):
     assert any("failed in a worker" in m for m in caplog.messages)
 
 
-def test_an_error_here_stops_the_round_and_is_raised(monkeypatch):
+def test_an_error_here_stops_the_stream_and_is_raised(monkeypatch):
     step = group()
     calls = []
 
@@ -131,7 +131,38 @@ def test_an_error_here_stops_the_round_and_is_raised(monkeypatch):
     monkeypatch.setattr(parallel, "_here", lambda s, t: broken(t))
     with pytest.raises(OSError, match="disk gone"):
         list(parallel.run_parallel(step, batches(8), workers=2))
-    assert len(calls) == 1  # the deal stopped: this process took no second batch
+    assert len(calls) == 1  # the stream closed: this process took no second batch
+
+
+def test_answers_are_handed_on_as_they_come_not_a_round_at_a_time(tmp_path):
+    # one worker, 8 batches of 5 records at 20 ms each (0.8 s in all): the first batch's rows reach the caller while
+    # the worker is still on later batches (the rounds this replaced handed a round of 6 batches, 30 records, on
+    # together: one worker's round)
+    step = CountsBatches(str(tmp_path), 0.02)
+    step.bind(name="counts")
+    out = parallel.run_parallel(step, batches(8), workers=1, here=False)
+    first = next(out)
+    finished_then = len(os.listdir(tmp_path))
+    rest = list(out)
+    assert [r["id"] for r in first.to_pylist()] == [str(k) for k in range(5)]
+    assert len(rest) == 7 and len(os.listdir(tmp_path)) == 40
+    assert finished_then <= 20
+
+
+def test_the_batches_a_stream_holds_stay_within_its_window(monkeypatch):
+    # a caller that stops after the first answer: no more than the window's batches were ever pulled from upstream
+    pulled = []
+
+    def upstream():
+        for t in batches(40):
+            pulled.append(t)
+            yield t
+
+    monkeypatch.setattr(parallel, "WINDOW_BATCHES", 2)
+    out = parallel.run_parallel(group(), upstream(), workers=2)
+    next(out)
+    out.close()
+    assert len(pulled) <= 2 * 2 + 1  # the window (workers x WINDOW_BATCHES), and the next one pulled once one left
 
 
 def test_step_times_of_the_workers_reach_the_wave(tmp_path):
