@@ -94,6 +94,12 @@ class DigestMemo:
         self._entries[key] = stored
         if log:
             self._log.append(key)
+            if len(self._log) > 2 * self.maxsize:
+                # Where nobody empties the memo between waves (a Ray actor) or nobody reads it, the log would grow
+                # by a key per text for ever: keep the newest ``maxsize``; a reader further behind misses the rest.
+                cut = len(self._log) - self.maxsize
+                del self._log[:cut]
+                self._sent = {reader: max(0, sent - cut) for reader, sent in self._sent.items()}
         while len(self._entries) > self.maxsize:
             del self._entries[next(iter(self._entries))]
 

@@ -53,6 +53,16 @@ def test_the_oldest_entries_go_first_past_maxsize():
         DigestMemo(len, maxsize=0)
 
 
+def test_the_send_log_stays_bounded_where_nobody_empties_the_memo():
+    m = DigestMemo(len, maxsize=4)
+    m.since("behind")  # a reader that never asks again
+    for k in range(100):
+        m(f"text {k}")
+    assert len(m._log) <= 8
+    sent = m.since("behind")
+    assert [value for _, _, value in sent] == [len(f"text {k}") for k in range(96, 100)]  # the newest it can have
+
+
 def test_entries_are_sent_to_each_reader_once_and_again_after_forget(tmp_path):
     text_length("one", 1)
     text_length("two", 1)
