@@ -5,8 +5,10 @@ pipeline's own process runs the filters beside it. Once a lane has passed a Stag
 dedup) the wave's extraction is over, yet the filters after it ran in that one process: on bench/e2e.py's input
 the default chain kept 1.31 of the 2 cores busy, 110 of its 194 seconds with one core idle. Here the batches of
 such a step are shared among ``workers`` processes (one per core by default): this one, which has nothing else to
-do by then, and ``workers - 1`` worker processes. Each batch goes whole to one of them and the answers come back in
-input order: the rows, their order and their ``dropped_by`` are the same as in this process alone.
+do by then, and ``workers - 1`` worker processes. Each batch goes whole to one of them (the last few cut in halves
+first: ``split_tail``) and the answers come back in input order: the same rows with the same ``dropped_by`` as in
+this process alone, the kept ones in the same order (a step hands on a batch's dropped rows after its kept ones, so in
+an --annotate output a dropped row of the last batches can sit a half-batch away from where it sat).
 
 The workers are pipelines/deadline.py's: fresh interpreters (not forks of a process holding a wave of data and
 threads) fed over pipes. Each unpickles a step once per set of parameters and calls its ``setup`` (models load
@@ -59,6 +61,7 @@ TARGET = "pipelines.parallel:run_batch"
 # hang the run: past it the batch is run again in this process, as it would have been without workers.
 BATCH_LIMIT_S = 900.0
 MIN_BATCHES = 4  # fewer batches after a Stage: run in this process (see the module docstring)
+MIN_SPLIT_ROWS = 32  # a last batch smaller than this is not cut in halves (``split_tail``)
 WINDOW_BATCHES = 6  # batches per process that may be taken or answered and not yet handed on (``_Stream``): enough
 # that a free process always finds one, few enough that a step's tables in flight stay a few batches
 
@@ -145,7 +148,32 @@ def run_parallel(step: Any, tables: Iterable[pa.Table], workers: int, here: bool
         yield from (_here(step, t) for t in it)
         return
     stream = _Stream(step, pickled(step), _member_steps(step)[0].timing_dir, workers * WINDOW_BATCHES)
-    yield from stream.run(itertools.chain(head, it), helpers, here)
+    processes = helpers + here
+    yield from stream.run(split_tail(itertools.chain(head, it), processes) if processes > 1
+                          else itertools.chain(head, it), helpers, here)
+
+
+def split_tail(tables: Iterable[pa.Table], n: int) -> Iterator[pa.Table]:
+    """``tables`` with the last ``n`` cut in halves (those of ``MIN_SPLIT_ROWS`` rows or more); the same rows in the
+    same order.
+
+    Why: a stream's last batches end together only by chance. Where a Stage comes next, it waits for every batch,
+    so the process that takes none of the last ones sits idle until the other's last is done: on bench/e2e.py's
+    input a CPU timeline (every 0.5 s, per process) showed the run's process idle 2.5 s at the end of the text lane's
+    filters while the worker finished a batch of about 3 s. With the last batches halved the wait is at most half a
+    batch. Only the tail is cut: every batch costs its send, its answer and each step's per-batch work."""
+    held: deque[pa.Table] = deque()
+    for table in tables:
+        held.append(table)
+        if len(held) > n:
+            yield held.popleft()
+    for table in held:
+        if table.num_rows < MIN_SPLIT_ROWS:
+            yield table
+            continue
+        half = table.num_rows // 2
+        yield table.slice(0, half)
+        yield table.slice(half)
 
 
 class _Stream:

@@ -60,8 +60,8 @@ def started_in_workers(monkeypatch) -> list[tuple[str, int]]:
     return started
 
 
-def without_pids(tables: list[pa.Table]) -> list[dict]:
-    rows = [r for t in tables for r in t.to_pylist()]
+def without_pids(tables: list[pa.Table] | pa.Table) -> list[dict]:
+    rows = [r for t in ([tables] if isinstance(tables, pa.Table) else tables) for r in t.to_pylist()]
     for r in rows:
         r.pop("title"), r.pop("drop_detail")
     return rows
@@ -162,7 +162,39 @@ def test_the_batches_a_stream_holds_stay_within_its_window(monkeypatch):
     out = parallel.run_parallel(group(), upstream(), workers=2)
     next(out)
     out.close()
-    assert len(pulled) <= 2 * 2 + 1  # the window (workers x WINDOW_BATCHES), and the next one pulled once one left
+    # the window (workers x WINDOW_BATCHES), the two held back in case they are the last (split_tail), and the next
+    # one pulled once one left
+    assert len(pulled) <= 2 * 2 + 2 + 1
+
+
+def test_the_last_batches_are_cut_in_halves_for_the_processes_to_end_together():
+    tables = [pa.table({"k": list(range(b * 40, b * 40 + 40))}) for b in range(5)]
+    out = list(parallel.split_tail(iter(tables), 2))
+    assert [t.num_rows for t in out] == [40, 40, 40, 20, 20, 20, 20]
+    assert pa.concat_tables(out).column("k").to_pylist() == list(range(200))
+    small = [pa.table({"k": [b]}) for b in range(3)]  # under MIN_SPLIT_ROWS: left whole
+    assert [t.num_rows for t in parallel.split_tail(iter(small), 2)] == [1, 1, 1]
+    assert [t.num_rows for t in parallel.split_tail(iter(tables[:1]), 2)] == [20, 20]
+    assert list(parallel.split_tail(iter([]), 2)) == []
+
+
+def test_a_stream_over_two_processes_hands_on_the_last_batches_in_halves_with_every_row():
+    tables = batches(8, size=40)
+    step = group()
+    step.setup()
+    here = [step(t) for t in tables]
+    there = list(parallel.run_parallel(group(), tables, workers=2))
+    assert [t.num_rows for t in there] == [40] * 6 + [20] * 4
+    # the same rows with the same verdicts, the kept ones in the same order; a step hands on a batch's dropped rows
+    # after its kept ones, so in the halved batches the dropped rows sit between the halves' kept rows
+    kept = [[r for r in without_pids(t) if r["dropped_by"] is None] for t in (there, here)]
+    assert kept[0] == kept[1] and len(kept[0]) == 320 - 107
+    assert sorted(without_pids(there), key=lambda r: int(r["id"])) == sorted(without_pids(here),
+                                                                             key=lambda r: int(r["id"]))
+    alone = list(parallel.run_parallel(group(), tables, workers=2, here=False))  # two workers: two processes too
+    assert [t.num_rows for t in alone] == [40] * 6 + [20] * 4
+    one = list(parallel.run_parallel(group(), tables, workers=1, here=False))  # one process: nothing to even out
+    assert [t.num_rows for t in one] == [40] * 8
 
 
 def test_step_times_of_the_workers_reach_the_wave(tmp_path):
