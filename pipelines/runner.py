@@ -82,7 +82,6 @@ MIN_ERRORS_FOR_BUDGET = 10
 # How long the interleaved lane waits for the text lane's filters (``_Gate``) at most. On bench/e2e.py's input they
 # take about 40 s; past this the lanes only lose the shared signals, not a result.
 GATE_WAIT_S = 900.0
-_NOTHING = object()  # _Gate.wait_then: its input had no table
 
 
 @dataclass
@@ -425,7 +424,14 @@ class _Gate:
     """The interleaved lane's first unit that reads the by-text memos (pipelines/memo.py) starts once the text
     lane's last such unit has handed on its last batch: a page's interleaved document, which usually has its text
     document's very text, then finds that text's signals computed. Only the order changes, never a value: a gate
-    still shut after ``GATE_WAIT_S`` (a text lane stuck or very slow) lets the interleaved lane go on anyway."""
+    still shut after ``GATE_WAIT_S`` (a text lane stuck or very slow) lets the interleaved lane go on anyway.
+
+    The whole lane waits, its steps before its Stage too (URL filter, language ID: the Stage reads its input only when
+    pulled). Those steps then run after the text lane's filters, alone in this process while the filter worker idles.
+    Letting them run beside the extraction instead (the unit taking its first input table before it waits: d7536ed)
+    kept more of the two cores busy and gained nothing: on bench/e2e.py's input it took 6-10% more CPU (three
+    processes sharing two cores through the extraction) and 2% more wall time, in single rounds alternating with
+    this (2026-12-07)."""
 
     def __init__(self, opening: Any, waiting: Any) -> None:
         self.opening, self.waiting = opening, waiting
@@ -438,17 +444,9 @@ class _Gate:
             self._open.set()
 
     def wait_then(self, tables: Iterator[pa.Table]) -> Iterator[pa.Table]:
-        # Only the waiting unit waits, not what comes before it: its first input table is taken first. Where a Stage
-        # comes before it (the interleaved lane's host language), that table exists only once the Stage has read the
-        # whole lane, so the lane's steps up to the Stage (URL filter, language ID: 8 CPU-seconds on bench/e2e.py's
-        # input) run beside the extraction as they did before the gate. Waiting first had put them after the text
-        # lane's filters, alone in this process while the filter worker idled (a py-spy dump every 0.8 s showed it).
-        first = next(tables, _NOTHING)
         if not self._open.wait(GATE_WAIT_S):
             log.info("the text lane's filters are not done after %.0f s; the interleaved lane goes on", GATE_WAIT_S)
-        if first is not _NOTHING:
-            yield first
-            yield from tables
+        yield from tables
 
 
 def _after_documents(units: list[Any]) -> _Gate | None:
