@@ -60,8 +60,8 @@ def started_in_workers(monkeypatch) -> list[tuple[str, int]]:
     return started
 
 
-def without_pids(tables: list[pa.Table] | pa.Table) -> list[dict]:
-    rows = [r for t in ([tables] if isinstance(tables, pa.Table) else tables) for r in t.to_pylist()]
+def without_pids(tables: list[pa.Table]) -> list[dict]:
+    rows = [r for t in tables for r in t.to_pylist()]
     for r in rows:
         r.pop("title"), r.pop("drop_detail")
     return rows
