@@ -20,6 +20,13 @@ The decision, per document that reached this step (put it after ``QualityModel``
 - dropped (``low_quality``, detail: both scores) when the text model's P(good), ``text_quality_score``, is under
   ``threshold``, chosen on real pages held apart (the calib split of bench/quality_corpus.py): the 2nd percentile of
   the scores of the good pages it would judge. The spread of that choice over bootstrap draws is stored beside it.
+- a text that is links all through (its page's ``link_density`` at least ``links_from``: 0.8, extraction's own bar
+  for furniture that is links all through, extract/core.py ``FURNITURE_LINKS``) is held to ``links_threshold``
+  instead, chosen the same way on the calib good pages of that kind. A list of links reads as navigation to a model of
+  words whether it is a site's menu or a documentation page's table of contents; where a theme's sidebar came out as
+  the page's text (SymPy's index pages, Sphinx's Furo theme), 8 of the 10 calib good pages the model scored lowest
+  were such, and one bar for both set it at 0.0057 for every page. Apart, the bar for the rest is ten times higher
+  (docs/quality-figures.md, "Texts that are links all through"). Optional: a JSON without both keys gives one bar.
 
 The model (``model: default``: filters/models/quality-text.ftz, 1.7 MB, with quality-text.json beside it) is made by
 scripts/train_text_model.py from real text only: the train split's good pages (WCXB's seven page types, documentation
@@ -46,6 +53,7 @@ from pipelines.step import Drop, Step
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-text.ftz"
 SETTINGS = ("threshold", "band", "min_words", "skip_page_types")
+LINK_SETTINGS = ("links_from", "links_threshold")  # optional, both or neither
 
 _MODELS: dict[str, Any] = {}
 _LOCK = threading.Lock()
@@ -79,6 +87,8 @@ def load_settings(model: Path) -> dict[str, Any]:
     missing = [k for k in SETTINGS if k not in stored]
     if missing:
         raise ValueError(f"text model settings {path} lack {missing}")
+    if len([k for k in LINK_SETTINGS if k in stored]) == 1:
+        raise ValueError(f"text model settings {path} have one of {list(LINK_SETTINGS)} without the other")
     return stored
 
 
@@ -114,7 +124,8 @@ class TextQuality(Step):
 
     def __init__(self, model: str = "default", kind: str = "document", threshold: float | str = "default",
                  band: float | str = "default", min_words: int | str = "default",
-                 skip_page_types: list[str] | str = "default") -> None:
+                 skip_page_types: list[str] | str = "default", links_from: float | str | None = "default",
+                 links_threshold: float | str | None = "default") -> None:
         # Interleaved documents carry their page's type (pipelines/records.py), so the types the model leaves alone
         # are told apart there too; one without it (a shard written before the field) is judged whatever its type.
         self.input_kind = check_kind(kind, ("document", "interleaved"))
@@ -123,20 +134,36 @@ class TextQuality(Step):
             check_number("threshold", threshold, 0, 1)
         if band != "default":
             check_number("band", band, 0, 1)
+        for name, value in (("links_from", links_from), ("links_threshold", links_threshold)):
+            if value not in ("default", None):
+                check_number(name, value, 0, 1)
+        if (links_from in ("default", None)) != (links_threshold in ("default", None)):
+            raise ValueError("links_from and links_threshold go together: give both, or neither (the stored ones; "
+                             "null for one threshold whatever the link share)")
         if min_words != "default":
             check_number("min_words", min_words, 0, integer=True)
         if skip_page_types != "default" and (isinstance(skip_page_types, str) or not isinstance(skip_page_types, list)
                                              or not all(isinstance(t, str) for t in skip_page_types)):
             raise ValueError(f"skip_page_types must be a list of page types, got {skip_page_types!r}")
         self.model = model
-        self.given = {"threshold": threshold, "band": band, "min_words": min_words, "skip_page_types": skip_page_types}
+        self.given = {"threshold": threshold, "band": band, "min_words": min_words, "skip_page_types": skip_page_types,
+                      "links_from": links_from, "links_threshold": links_threshold}
 
     def settings(self) -> dict[str, Any]:
-        """The step's arguments, each ``default`` one read from the JSON stored with the model."""
+        """The step's arguments, each ``default`` one read from the JSON stored with the model (the two link
+        settings only where the four others are not all given)."""
         given = {k: v for k, v in self.given.items() if v != "default"}
-        if len(given) == len(SETTINGS):
-            return given
-        return {**load_settings(resolve(self.model)), **given}
+        if all(k in given for k in SETTINGS):
+            return {"links_from": None, "links_threshold": None, **given}
+        return {"links_from": None, "links_threshold": None, **load_settings(resolve(self.model)), **given}
+
+    @staticmethod
+    def threshold_of(record: Any, s: dict[str, Any]) -> float:
+        """``links_threshold`` for a text that is links all through, ``threshold`` for any other."""
+        links = getattr(record, "link_density", None)
+        if s["links_from"] is not None and links is not None and links >= s["links_from"]:
+            return float(s["links_threshold"])
+        return float(s["threshold"])
 
     def setup(self) -> None:
         load_model(resolve(self.model))
@@ -160,6 +187,7 @@ class TextQuality(Step):
                 out.append(record)
                 continue
             record.text_quality_score = round(p, 6)
-            out.append(Drop("low_quality", f"text {p:.4f} < {s['threshold']}, signals {record.quality_score:.3f} < "
-                                           f"{s['band']}") if p < s["threshold"] else record)
+            bar = self.threshold_of(record, s)
+            out.append(Drop("low_quality", f"text {p:.4f} < {bar}, signals {record.quality_score:.3f} < "
+                                           f"{s['band']}") if p < bar else record)
         return out

@@ -1,7 +1,7 @@
 """Rebuild the default chain's text model (filters/models/quality-text.ftz and quality-text.json beside it, read by
 filters/quality_text.py) from real data, with its threshold chosen on real pages held apart.
 
-    .venv/bin/python scripts/train_text_model.py [--output PATH.ftz] [--json REPORT]
+    .venv/bin/python scripts/train_text_model.py [--output PATH.ftz] [--json REPORT] [--thresholds-only] [--lofo]
 
 Data: the quality corpus (bench/quality_corpus.py) through winnow's own extraction (bench/quality_view.py), as
 scripts/train_quality_model.py reads it (its ``load``: the same pages, the same exclusions).
@@ -21,11 +21,16 @@ scripts/train_quality_model.py reads it (its ``load``: the same pages, the same 
 - Threshold: on the ``calib`` split's good pages that the step would judge (the shipped signals model,
   filters/models/quality-signals.zip, passes them below ``BAND``; ``MIN_WORDS`` words or more; not a page type of
   ``SKIP_PAGE_TYPES``), the ``QUANTILE`` quantile of the text model's scores; the 10th-90th percentiles of that choice
-  over ``BOOTSTRAP_DRAWS`` draws of those pages are stored beside it (``spread``).
+  over ``BOOTSTRAP_DRAWS`` draws of those pages are stored beside it (``spread``). Texts that are links all through
+  (link density ``LINKS_FROM`` or more) get a threshold of their own, chosen the same way on those pages
+  (``links_threshold``, ``links_spread``): filters/quality_text.py says why.
 
 The ``eval`` split is read only by ``--lofo``, to measure; bench/filters_quality.py measures the chain with the model
-on it. Deterministic on one machine (fixed seeds, one thread; the shipped files come out byte for byte); about five
-minutes (the corpus's extraction is cached under ~/.cache/winnow-bench/quality), ``--lofo`` about four more.
+on it. Deterministic on one machine (fixed seeds, one thread): the shipped model came out byte for byte on the extraction of
+its day (2026-12-06); extraction has changed a few training pages since (the option labels of 2026-12-07), so a
+retraining now gives another model. ``--thresholds-only`` keeps the model and chooses its thresholds again on today's
+calib split, as the shipped JSON's were on 2026-12-07. About five minutes (the corpus's extraction is cached under
+~/.cache/winnow-bench/quality), ``--lofo`` about four more.
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ MIN_WORDS = 50
 # band and 3 of its 8 lowest text scores (a guitar's spec list 0.001, a shop's water bottles 0.003, headphones 0.010).
 SKIP_PAGE_TYPES = ["product", "collection", "listing"]
 QUANTILE = 0.02
+# extraction's bar for furniture that is links all through (extract/core.py FURNITURE_LINKS)
+LINKS_FROM = 0.8
 BOOTSTRAP_DRAWS = 200
 SEED = 0
 # Measured on the corpus (2026-12-06): dim 32 with character n-grams; without them, or at dim 16 and 200,000 buckets,
@@ -94,32 +101,50 @@ def build(df: pd.DataFrame, output: Path, leave_out: str | None = None) -> tuple
                       & (family(train_rows) != leave_out)]
     fit = train([text_for_model(t) for t in good["text"]], [text_for_model(t) for t in junk["text"]], output,
                 **PARAMS)
+    trained_on = {"good": fit["positive"], "junk": fit["negative"],
+                  "good_kinds": family(good).value_counts().to_dict(),
+                  "junk_families": family(junk).value_counts().to_dict()}
+    return {**thresholds(df, output), "trained_on": trained_on, "params": PARAMS}, fit
+
+
+def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
+    """The step's settings for the model at ``output``, its thresholds chosen on the calib split of ``df``."""
     model = load_model(output.resolve())
     signals = quality_model.load(str(quality_model.DEFAULT_MODEL))
     calib = df[df["split"] == "calib"].reset_index(drop=True)
     asked = calib[judged(calib, signals)].copy()
     asked["text_score"] = good_probability(model, [text_for_model(t) for t in asked["text"]])
-    good_asked = asked.loc[asked["label"] == 1, "text_score"].to_numpy()
-    threshold = float(np.quantile(good_asked, QUANTILE))
-    rng = np.random.default_rng(SEED)
-    draws = [float(np.quantile(rng.choice(good_asked, len(good_asked)), QUANTILE)) for _ in range(BOOTSTRAP_DRAWS)]
-    junk_asked = asked[asked["label"] == 0]
-    by_family = {str(f): {"asked": len(part), "dropped": int((part["text_score"] < threshold).sum())}
+    links = (asked["link_density"].fillna(0.0) >= LINKS_FROM).to_numpy()  # text inputs have none: not links
+    is_good = (asked["label"] == 1).to_numpy()
+    threshold, spread = choose(asked.loc[is_good & ~links, "text_score"].to_numpy())
+    links_threshold, links_spread = choose(asked.loc[is_good & links, "text_score"].to_numpy())
+    asked["bar"] = np.where(links, links_threshold, threshold)
+    dropped_here = asked["text_score"] < asked["bar"]
+    junk_asked = asked[~is_good]
+    by_family = {str(f): {"asked": len(part), "dropped": int(dropped_here[part.index].sum())}
                  for f, part in junk_asked.groupby(family(junk_asked))}
     settings = {
         "threshold": round(threshold, 6), "band": BAND, "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
+        "links_from": LINKS_FROM, "links_threshold": round(links_threshold, 6),
         "threshold_source": (f"the {QUANTILE} quantile of the text model's scores of the calib split's "
-                             f"{len(good_asked)} good pages the step judges (signals model below {BAND}, "
-                             f"{MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}); scripts/train_text_model.py"),
-        "spread": [round(float(v), 6) for v in np.quantile(draws, [0.1, 0.9])],
-        "calib": {"good_asked": len(good_asked), "good_dropped": int((good_asked < threshold).sum()),
-                  "junk_asked": by_family},
-        "trained_on": {"good": fit["positive"], "junk": fit["negative"],
-                       "good_kinds": family(good).value_counts().to_dict(),
-                       "junk_families": family(junk).value_counts().to_dict()},
-        "params": PARAMS,
+                             f"{int((is_good & ~links).sum())} good pages the step judges (signals model below {BAND}, "
+                             f"{MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}) whose link density is under "
+                             f"{LINKS_FROM}; links_threshold: the same of the {int((is_good & links).sum())} at "
+                             f"{LINKS_FROM} or more; scripts/train_text_model.py"),
+        "spread": spread, "links_spread": links_spread,
+        "calib": {"good_asked": int(is_good.sum()), "good_dropped": int(dropped_here[is_good].sum()),
+                  "good_asked_links": int((is_good & links).sum()), "junk_asked": by_family},
     }
-    return settings, fit
+    return settings
+
+
+def choose(scores: np.ndarray) -> tuple[float, list[float]]:
+    """The ``QUANTILE`` quantile of ``scores`` and its 10th-90th percentiles over ``BOOTSTRAP_DRAWS`` draws."""
+    if not len(scores):
+        raise ValueError("no calib good page to choose a text model threshold on")
+    rng = np.random.default_rng(SEED)
+    draws = [float(np.quantile(rng.choice(scores, len(scores)), QUANTILE)) for _ in range(BOOTSTRAP_DRAWS)]
+    return float(np.quantile(scores, QUANTILE)), [round(float(v), 6) for v in np.quantile(draws, [0.1, 0.9])]
 
 
 def dropped_share(output: Path, threshold: float, rows: pd.DataFrame) -> float:
@@ -153,11 +178,18 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=DEFAULT_MODEL, help="the model (.ftz); its JSON goes beside it")
     parser.add_argument("--lofo", action="store_true", help="also the leave-one-family-out table (reads the eval "
                         "split's junk, only to measure)")
+    parser.add_argument("--thresholds-only", action="store_true", help="keep the model at --output (and what its "
+                        "JSON says it learnt from): only choose its thresholds again, on today's calib split")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args()
     started = time.perf_counter()
     df = load(("train", "calib"), eval_junk=args.lofo)
-    settings, fit = build(df, args.output)
+    if args.thresholds_only:
+        stored = json.loads(settings_path(args.output).read_text(encoding="utf-8"))
+        settings = {**thresholds(df, args.output), "trained_on": stored["trained_on"], "params": stored["params"]}
+        fit = {"bytes": args.output.stat().st_size}
+    else:
+        settings, fit = build(df, args.output)
     settings_path(args.output).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     report = {**settings, "bytes": fit["bytes"]}
     if args.lofo:

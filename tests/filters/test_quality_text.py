@@ -26,9 +26,10 @@ PROSE = ("The mitochondrion is an organelle found in the cells of most eukaryote
          " mitochondria are involved in other tasks, such as signaling, cellular differentiation, and cell death.")
 
 
-def doc(i: str, text: str, quality_score: float | None, page_type: str | None = None) -> Document:
+def doc(i: str, text: str, quality_score: float | None, page_type: str | None = None,
+        link_density: float | None = None) -> Document:
     return Document(id=i, url=f"https://example.org/{i}", source="s", text=text, lang="en",
-                    quality_score=quality_score, page_type=page_type)
+                    quality_score=quality_score, page_type=page_type, link_density=link_density)
 
 
 def run(step: TextQuality, docs: list[Document]) -> dict[str, Document]:
@@ -44,6 +45,28 @@ def test_shipped_model_has_its_settings() -> None:
     assert stored["spread"][0] <= stored["threshold"] <= stored["spread"][1]
     # learnt from real text only: no generator's junk
     assert set(stored["trained_on"]["junk_families"]) == {"boilerplate", "doc_index", "errors"}
+
+
+def test_shipped_model_holds_texts_that_are_links_all_through_to_a_bar_of_their_own() -> None:
+    stored = load_settings(DEFAULT_MODEL)
+    assert stored["links_from"] == 0.8
+    # a table of contents reads as a menu to a model of words: its bar is lower than the one for any other text
+    assert 0 < stored["links_threshold"] < stored["threshold"]
+    assert stored["links_spread"][0] <= stored["links_threshold"] <= stored["links_spread"][1]
+
+
+def test_a_text_that_is_links_all_through_is_held_to_the_links_threshold() -> None:
+    step = TextQuality(threshold=0.9, band=1.0, min_words=5, skip_page_types=[], links_from=0.8,
+                       links_threshold=0.0)
+    rows = run(step, [doc("menu", FURNITURE, 0.3, link_density=0.95), doc("edge", FURNITURE, 0.3, link_density=0.8),
+                      doc("text", FURNITURE, 0.3, link_density=0.2), doc("no_links", FURNITURE, 0.3)])
+    assert rows["menu"].dropped_by is None and rows["edge"].dropped_by is None
+    for name in ("text", "no_links"):  # no link density (a text input): the general bar
+        assert rows[name].dropped_by == "quality_text.low_quality" and "< 0.9," in rows[name].drop_detail, name
+    # without the link settings, one bar for every text
+    rows = run(TextQuality(threshold=0.9, band=1.0, min_words=5, skip_page_types=[]),
+               [doc("menu", FURNITURE, 0.3, link_density=0.95)])
+    assert rows["menu"].dropped_by == "quality_text.low_quality"
 
 
 def test_second_opinion_in_the_band_only() -> None:
@@ -117,6 +140,13 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
     settings_path(broken).write_text("{", encoding="utf-8")
     with pytest.raises(ValueError, match=r"broken\.json"):
         TextQuality(model=str(broken)).settings()
-    for bad in ({"threshold": 2}, {"band": -1}, {"min_words": 1.5}, {"skip_page_types": "listing"}):
+    for bad in ({"threshold": 2}, {"band": -1}, {"min_words": 1.5}, {"skip_page_types": "listing"},
+                {"links_from": 0.8}, {"links_from": 1.5, "links_threshold": 0.1}):
         with pytest.raises(ValueError):
             TextQuality(**bad)
+    stored = json.loads(settings_path(DEFAULT_MODEL).read_text(encoding="utf-8"))
+    shutil.copy(DEFAULT_MODEL, broken)
+    settings_path(broken).write_text(json.dumps({k: v for k, v in stored.items() if k != "links_threshold"}),
+                                     encoding="utf-8")
+    with pytest.raises(ValueError, match="links_from"):
+        TextQuality(model=str(broken)).settings()
