@@ -26,11 +26,11 @@ scripts/train_quality_model.py reads it (its ``load``: the same pages, the same 
   (``links_threshold``, ``links_spread``): filters/quality_text.py says why.
 
 The ``eval`` split is read only by ``--lofo``, to measure; bench/filters_quality.py measures the chain with the model
-on it. Deterministic on one machine (fixed seeds, one thread): the shipped model came out byte for byte on the extraction of
-its day (2026-12-06); extraction has changed a few training pages since (the option labels of 2026-12-07), so a
-retraining now gives another model. ``--thresholds-only`` keeps the model and chooses its thresholds again on today's
-calib split, as the shipped JSON's were on 2026-12-07. About five minutes (the corpus's extraction is cached under
-~/.cache/winnow-bench/quality), ``--lofo`` about four more.
+on it. Deterministic on one machine (fixed seeds, one thread): the shipped model came out byte for byte on the
+extraction of its day (2026-12-06); extraction has changed a few training pages since (the option labels of
+2026-12-07), so a retraining now gives another model. ``--thresholds-only`` keeps the model and chooses its
+thresholds again on today's calib split, as the shipped JSON's were on 2026-12-07. About five minutes (the corpus's
+extraction is cached under ~/.cache/winnow-bench/quality), ``--lofo`` about four more.
 """
 
 from __future__ import annotations
