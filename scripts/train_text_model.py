@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 from train_quality_model import dropped, load
 
+from extract.core import FURNITURE_LINKS
 from filters import quality_model
 from filters.quality_fasttext import train
 from filters.quality_text import DEFAULT_MODEL, good_probability, load_model, settings_path, text_for_model
@@ -62,8 +63,8 @@ MIN_WORDS = 50
 # band and 3 of its 8 lowest text scores (a guitar's spec list 0.001, a shop's water bottles 0.003, headphones 0.010).
 SKIP_PAGE_TYPES = ["product", "collection", "listing"]
 QUANTILE = 0.02
-# extraction's bar for furniture that is links all through (extract/core.py FURNITURE_LINKS)
-LINKS_FROM = 0.8
+# extraction's bar for furniture that is links all through
+LINKS_FROM = FURNITURE_LINKS
 BOOTSTRAP_DRAWS = 200
 SEED = 0
 # Measured on the corpus (2026-12-06): dim 32 with character n-grams; without them, or at dim 16 and 200,000 buckets,
