@@ -27,6 +27,15 @@ The decision, per document that reached this step (put it after ``QualityModel``
   the page's text (SymPy's index pages, Sphinx's Furo theme), 8 of the 10 calib good pages the model scored lowest
   were such, and one bar for both set it at 0.0057 for every page. Apart, the bar for the rest is ten times higher
   (docs/quality-figures.md, "Texts that are links all through"). Optional: a JSON without both keys gives one bar.
+- a short text, ``short_from`` (10) words or more but under ``min_words``, is judged too, against ``short_threshold``,
+  chosen the same way on the calib good pages of that length, whatever their link share; only in a language written
+  with spaces between words (``UNSPACED`` lists those written without), where a count of words measures how much
+  there is to read. Why: a short error page, a footer or a menu is as plain to a model of words as a long one (Squid's
+  and Apache's error pages in languages none was learnt in score 0.00001-0.2), and 50 words had been the floor only
+  because GIMP's Japanese pages of 20-30 "words" (mostly the English names of menu items between unbroken Japanese)
+  score 0.00001 (docs/quality-figures.md, "Short texts"). Under ten words a text is a heading and a line (on calib,
+  5 of the 8 texts in the band that short are good pages, mostly API stubs); nothing is judged there. Optional: a JSON
+  without both keys judges no short text.
 
 The model (``model: default``: filters/models/quality-text.ftz, 1.7 MB, with quality-text.json beside it) is made by
 scripts/train_text_model.py from real text only: the train split's good pages (WCXB's seven page types, documentation
@@ -54,6 +63,11 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-text.ftz"
 SETTINGS = ("threshold", "band", "min_words", "skip_page_types")
 LINK_SETTINGS = ("links_from", "links_threshold")  # optional, both or neither
+SHORT_SETTINGS = ("short_from", "short_threshold")  # optional, both or neither
+OPTIONAL = LINK_SETTINGS + SHORT_SETTINGS
+# lid.176's labels of languages written without spaces between words: their whitespace-separated "words" are runs of
+# a sentence or more, so a count of them does not say a text is short.
+UNSPACED = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo", "wuu", "yue"})
 
 _MODELS: dict[str, Any] = {}
 _LOCK = threading.Lock()
@@ -87,8 +101,9 @@ def load_settings(model: Path) -> dict[str, Any]:
     missing = [k for k in SETTINGS if k not in stored]
     if missing:
         raise ValueError(f"text model settings {path} lack {missing}")
-    if len([k for k in LINK_SETTINGS if k in stored]) == 1:
-        raise ValueError(f"text model settings {path} have one of {list(LINK_SETTINGS)} without the other")
+    for pair in (LINK_SETTINGS, SHORT_SETTINGS):
+        if len([k for k in pair if k in stored]) == 1:
+            raise ValueError(f"text model settings {path} have one of {list(pair)} without the other")
     return stored
 
 
@@ -125,7 +140,8 @@ class TextQuality(Step):
     def __init__(self, model: str = "default", kind: str = "document", threshold: float | str = "default",
                  band: float | str = "default", min_words: int | str = "default",
                  skip_page_types: list[str] | str = "default", links_from: float | str | None = "default",
-                 links_threshold: float | str | None = "default") -> None:
+                 links_threshold: float | str | None = "default", short_from: int | str | None = "default",
+                 short_threshold: float | str | None = "default") -> None:
         # Interleaved documents carry their page's type (pipelines/records.py), so the types the model leaves alone
         # are told apart there too; one without it (a shard written before the field) is judged whatever its type.
         self.input_kind = check_kind(kind, ("document", "interleaved"))
@@ -140,6 +156,13 @@ class TextQuality(Step):
         if (links_from in ("default", None)) != (links_threshold in ("default", None)):
             raise ValueError("links_from and links_threshold go together: give both, or neither (the stored ones; "
                              "null for one threshold whatever the link share)")
+        if short_from not in ("default", None):
+            check_number("short_from", short_from, 1, integer=True)
+        if short_threshold not in ("default", None):
+            check_number("short_threshold", short_threshold, 0, 1)
+        if (short_from in ("default", None)) != (short_threshold in ("default", None)):
+            raise ValueError("short_from and short_threshold go together: give both, or neither (the stored ones; "
+                             "null for both to leave texts under min_words alone)")
         if min_words != "default":
             check_number("min_words", min_words, 0, integer=True)
         if skip_page_types != "default" and (isinstance(skip_page_types, str) or not isinstance(skip_page_types, list)
@@ -147,19 +170,33 @@ class TextQuality(Step):
             raise ValueError(f"skip_page_types must be a list of page types, got {skip_page_types!r}")
         self.model = model
         self.given = {"threshold": threshold, "band": band, "min_words": min_words, "skip_page_types": skip_page_types,
-                      "links_from": links_from, "links_threshold": links_threshold}
+                      "links_from": links_from, "links_threshold": links_threshold, "short_from": short_from,
+                      "short_threshold": short_threshold}
 
     def settings(self) -> dict[str, Any]:
-        """The step's arguments, each ``default`` one read from the JSON stored with the model (the two link
-        settings only where the four others are not all given)."""
+        """The step's arguments, each ``default`` one read from the JSON stored with the model (the optional pairs
+        only where the four others are not all given)."""
         given = {k: v for k, v in self.given.items() if v != "default"}
+        unset = dict.fromkeys(OPTIONAL)
         if all(k in given for k in SETTINGS):
-            return {"links_from": None, "links_threshold": None, **given}
-        return {"links_from": None, "links_threshold": None, **load_settings(resolve(self.model)), **given}
+            return {**unset, **given}
+        return {**unset, **load_settings(resolve(self.model)), **given}
 
     @staticmethod
-    def threshold_of(record: Any, s: dict[str, Any]) -> float:
-        """``links_threshold`` for a text that is links all through, ``threshold`` for any other."""
+    def judges(record: Any, words: int, s: dict[str, Any]) -> bool:
+        """Long enough to judge: ``min_words`` or more, or a short text (``short_from`` or more) in a language
+        written with spaces."""
+        if words >= s["min_words"]:
+            return True
+        return (s["short_from"] is not None and words >= s["short_from"]
+                and getattr(record, "lang", None) not in UNSPACED | {None})
+
+    @staticmethod
+    def threshold_of(record: Any, s: dict[str, Any], words: int | None = None) -> float:
+        """``short_threshold`` for a short text, ``links_threshold`` for one that is links all through, ``threshold``
+        for any other."""
+        if words is not None and words < s["min_words"] and s["short_from"] is not None:
+            return float(s["short_threshold"])
         links = getattr(record, "link_density", None)
         if s["links_from"] is not None and links is not None and links >= s["links_from"]:
             return float(s["links_threshold"])
@@ -176,18 +213,18 @@ class TextQuality(Step):
         skip = set(s["skip_page_types"])
         asked = [r for r in records if r.quality_score is not None and r.quality_score < s["band"]
                  and getattr(r, "page_type", None) not in skip]
-        todo = [(r, text) for r, text in zip(asked, map(main_text, asked), strict=True)
-                if len(text.split()) >= s["min_words"]]
-        scores = good_probability(load_model(resolve(self.model)), [text_for_model(text) for _, text in todo])
-        judged = {id(r): p for (r, _), p in zip(todo, scores, strict=True)}
+        counted = [(r, text, len(text.split())) for r, text in zip(asked, map(main_text, asked), strict=True)]
+        todo = [(r, text, n) for r, text, n in counted if self.judges(r, n, s)]
+        scores = good_probability(load_model(resolve(self.model)), [text_for_model(text) for _, text, _ in todo])
+        judged = {id(r): (p, n) for (r, _, n), p in zip(todo, scores, strict=True)}
         out: list[Any] = []
         for record in records:
-            p = judged.get(id(record))
-            if p is None:
+            if id(record) not in judged:
                 out.append(record)
                 continue
+            p, n = judged[id(record)]
             record.text_quality_score = round(p, 6)
-            bar = self.threshold_of(record, s)
+            bar = self.threshold_of(record, s, n)
             out.append(Drop("low_quality", f"text {p:.4f} < {bar}, signals {record.quality_score:.3f} < "
                                            f"{s['band']}") if p < bar else record)
         return out

@@ -23,7 +23,9 @@ scripts/train_quality_model.py reads it (its ``load``: the same pages, the same 
   ``SKIP_PAGE_TYPES``), the ``QUANTILE`` quantile of the text model's scores; the 10th-90th percentiles of that choice
   over ``BOOTSTRAP_DRAWS`` draws of those pages are stored beside it (``spread``). Texts that are links all through
   (link density ``LINKS_FROM`` or more) get a threshold of their own, chosen the same way on those pages
-  (``links_threshold``, ``links_spread``): filters/quality_text.py says why.
+  (``links_threshold``, ``links_spread``); so do short texts, ``SHORT_FROM`` words or more but under ``MIN_WORDS``, in
+  a language written with spaces (``short_threshold``, ``short_spread``, whatever their link share):
+  filters/quality_text.py says why.
 
 The ``eval`` split is read only by ``--lofo``, to measure; bench/filters_quality.py measures the chain with the model
 on it. Deterministic on one machine (fixed seeds, one thread): the shipped model came out byte for byte on the
@@ -53,12 +55,15 @@ from train_quality_model import dropped, load
 from extract.core import FURNITURE_LINKS
 from filters import quality_model
 from filters.quality_fasttext import train
-from filters.quality_text import DEFAULT_MODEL, good_probability, load_model, settings_path, text_for_model
+from filters.quality_text import DEFAULT_MODEL, UNSPACED, good_probability, load_model, settings_path, text_for_model
 
 # The calibrated signals model's P(good) under which the text model is asked: junk as likely as good, or more.
 BAND = 0.5
 # Gopher's minimum document length (Rae et al. 2021, appendix A): fewer words than this is too little to read.
 MIN_WORDS = 50
+# Under ten words a text is a heading and a line (on calib, 5 of the 8 texts in the band that short are good pages,
+# mostly API stubs): not judged.
+SHORT_FROM = 10
 # Pages whose text is names, prices and links by nature. On the calib split they are 26 of the 235 good pages in the
 # band and 3 of its 8 lowest text scores (a guitar's spec list 0.001, a shop's water bottles 0.003, headphones 0.010).
 SKIP_PAGE_TYPES = ["product", "collection", "listing"]
@@ -79,12 +84,14 @@ def words(texts: pd.Series) -> np.ndarray:
 
 
 def judged(df: pd.DataFrame, signals: dict[str, Any]) -> np.ndarray:
-    """The rows the step would ask the text model about: passed by the signals model below ``BAND``, long enough,
-    not a skipped page type."""
+    """The rows the step would ask the text model about: passed by the signals model below ``BAND``, long enough
+    (``MIN_WORDS``, or ``SHORT_FROM`` in a language written with spaces), not a skipped page type."""
     x = np.stack(df["x"].to_numpy())
     score = signals["model"].predict_proba(quality_model.inputs(x))[:, 1]
     passed = ~dropped(signals, x, df["page_type"].tolist())
-    return (passed & (score < BAND) & (words(df["text"]) >= MIN_WORDS)
+    n = words(df["text"])
+    spaced = df["lang"].notna().to_numpy() & ~df["lang"].isin(UNSPACED).to_numpy()
+    return (passed & (score < BAND) & ((n >= MIN_WORDS) | ((n >= SHORT_FROM) & spaced))
             & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy())
 
 
@@ -115,11 +122,13 @@ def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
     calib = df[df["split"] == "calib"].reset_index(drop=True)
     asked = calib[judged(calib, signals)].copy()
     asked["text_score"] = good_probability(model, [text_for_model(t) for t in asked["text"]])
-    links = (asked["link_density"].fillna(0.0) >= LINKS_FROM).to_numpy()  # text inputs have none: not links
+    short = words(asked["text"]) < MIN_WORDS
+    links = (asked["link_density"].fillna(0.0) >= LINKS_FROM).to_numpy() & ~short  # text inputs have none: not links
     is_good = (asked["label"] == 1).to_numpy()
-    threshold, spread = choose(asked.loc[is_good & ~links, "text_score"].to_numpy())
+    threshold, spread = choose(asked.loc[is_good & ~links & ~short, "text_score"].to_numpy())
     links_threshold, links_spread = choose(asked.loc[is_good & links, "text_score"].to_numpy())
-    asked["bar"] = np.where(links, links_threshold, threshold)
+    short_threshold, short_spread = choose(asked.loc[is_good & short, "text_score"].to_numpy())
+    asked["bar"] = np.select([short, links], [short_threshold, links_threshold], threshold)
     dropped_here = asked["text_score"] < asked["bar"]
     junk_asked = asked[~is_good]
     by_family = {str(f): {"asked": len(part), "dropped": int(dropped_here[part.index].sum())}
@@ -127,14 +136,18 @@ def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
     settings = {
         "threshold": round(threshold, 6), "band": BAND, "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
         "links_from": LINKS_FROM, "links_threshold": round(links_threshold, 6),
+        "short_from": SHORT_FROM, "short_threshold": round(short_threshold, 6),
         "threshold_source": (f"the {QUANTILE} quantile of the text model's scores of the calib split's "
-                             f"{int((is_good & ~links).sum())} good pages the step judges (signals model below {BAND}, "
-                             f"{MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}) whose link density is under "
-                             f"{LINKS_FROM}; links_threshold: the same of the {int((is_good & links).sum())} at "
-                             f"{LINKS_FROM} or more; scripts/train_text_model.py"),
-        "spread": spread, "links_spread": links_spread,
+                             f"{int((is_good & ~links & ~short).sum())} good pages the step judges (signals model "
+                             f"below {BAND}, {MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}) whose link density "
+                             f"is under {LINKS_FROM}; links_threshold: the same of the {int((is_good & links).sum())} "
+                             f"at {LINKS_FROM} or more; short_threshold: the same of the {int((is_good & short).sum())}"
+                             f" of {SHORT_FROM}-{MIN_WORDS - 1} words in a language written with spaces; "
+                             "scripts/train_text_model.py"),
+        "spread": spread, "links_spread": links_spread, "short_spread": short_spread,
         "calib": {"good_asked": int(is_good.sum()), "good_dropped": int(dropped_here[is_good].sum()),
-                  "good_asked_links": int((is_good & links).sum()), "junk_asked": by_family},
+                  "good_asked_links": int((is_good & links).sum()), "good_asked_short": int((is_good & short).sum()),
+                  "junk_asked": by_family},
     }
     return settings
 

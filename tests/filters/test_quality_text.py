@@ -27,8 +27,8 @@ PROSE = ("The mitochondrion is an organelle found in the cells of most eukaryote
 
 
 def doc(i: str, text: str, quality_score: float | None, page_type: str | None = None,
-        link_density: float | None = None) -> Document:
-    return Document(id=i, url=f"https://example.org/{i}", source="s", text=text, lang="en",
+        link_density: float | None = None, lang: str | None = "en") -> Document:
+    return Document(id=i, url=f"https://example.org/{i}", source="s", text=text, lang=lang,
                     quality_score=quality_score, page_type=page_type, link_density=link_density)
 
 
@@ -67,6 +67,50 @@ def test_a_text_that_is_links_all_through_is_held_to_the_links_threshold() -> No
     rows = run(TextQuality(threshold=0.9, band=1.0, min_words=5, skip_page_types=[]),
                [doc("menu", FURNITURE, 0.3, link_density=0.95)])
     assert rows["menu"].dropped_by == "quality_text.low_quality"
+
+
+def test_shipped_model_judges_short_texts_against_a_bar_of_their_own() -> None:
+    stored = load_settings(DEFAULT_MODEL)
+    assert stored["short_from"] == 10 and stored["min_words"] == 50
+    assert 0 < stored["short_threshold"] < 0.5
+    assert stored["short_spread"][0] <= stored["short_threshold"] <= stored["short_spread"][1]
+    assert stored["calib"]["good_asked_short"] > 0
+
+
+SHORT_FURNITURE = "Home | About us | Subscribe | Privacy Policy | Terms of Use | Cookie settings | All rights reserved."
+
+
+def test_a_short_text_is_judged_where_its_language_is_written_with_spaces() -> None:
+    step = TextQuality(threshold=0.0, band=1.0, min_words=50, skip_page_types=[], short_from=10,
+                       short_threshold=0.5)
+    assert 10 <= len(SHORT_FURNITURE.split()) < 50
+    rows = run(step, [
+        doc("en", SHORT_FURNITURE, 0.3),
+        doc("ja", SHORT_FURNITURE, 0.3, lang="ja"),  # words are not counted by spaces there: left alone
+        doc("unknown", SHORT_FURNITURE, 0.3, lang=None),
+        doc("tiny", "Home | About us | Subscribe", 0.3),  # under short_from
+        doc("menu", SHORT_FURNITURE, 0.3, link_density=0.95),  # the short bar, whatever the link share
+        doc("long", FURNITURE, 0.3),  # 50+ words: the general bar (0.0 here)
+    ])
+    for name in ("en", "menu"):
+        assert rows[name].dropped_by == "quality_text.low_quality" and "< 0.5," in rows[name].drop_detail, name
+    for name in ("ja", "unknown", "tiny"):
+        assert rows[name].dropped_by is None and rows[name].text_quality_score is None, name
+    assert rows["long"].dropped_by is None and rows["long"].text_quality_score is not None
+    # without the short settings, texts under min_words are left alone
+    rows = run(TextQuality(threshold=0.0, band=1.0, min_words=50, skip_page_types=[]),
+               [doc("en", SHORT_FURNITURE, 0.3)])
+    assert rows["en"].text_quality_score is None
+
+
+def test_shipped_settings_drop_a_short_error_page_and_keep_a_short_stub() -> None:
+    error = ("Not Found. The requested URL was not found on this server. Additionally, a 404 Not Found error was "
+             "encountered while trying to use an ErrorDocument to handle the request.")
+    stub = ("Compute the discrete Fourier transform of a real sequence along the given axis, using the fast "
+            "Fourier transform algorithm; the result holds only the non-negative frequency terms.")
+    rows = run(TextQuality(), [doc("error", error, 0.4), doc("stub", stub, 0.4, page_type="documentation")])
+    assert rows["error"].dropped_by == "quality_text.low_quality"
+    assert rows["stub"].dropped_by is None and rows["stub"].text_quality_score is not None
 
 
 def test_second_opinion_in_the_band_only() -> None:
@@ -141,7 +185,8 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"broken\.json"):
         TextQuality(model=str(broken)).settings()
     for bad in ({"threshold": 2}, {"band": -1}, {"min_words": 1.5}, {"skip_page_types": "listing"},
-                {"links_from": 0.8}, {"links_from": 1.5, "links_threshold": 0.1}):
+                {"links_from": 0.8}, {"links_from": 1.5, "links_threshold": 0.1}, {"short_threshold": 0.1},
+                {"short_from": 0, "short_threshold": 0.1}, {"short_from": 10, "short_threshold": 2}):
         with pytest.raises(ValueError):
             TextQuality(**bad)
     stored = json.loads(settings_path(DEFAULT_MODEL).read_text(encoding="utf-8"))
@@ -149,4 +194,8 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
     settings_path(broken).write_text(json.dumps({k: v for k, v in stored.items() if k != "links_threshold"}),
                                      encoding="utf-8")
     with pytest.raises(ValueError, match="links_from"):
+        TextQuality(model=str(broken)).settings()
+    settings_path(broken).write_text(json.dumps({k: v for k, v in stored.items() if k != "short_threshold"}),
+                                     encoding="utf-8")
+    with pytest.raises(ValueError, match="short_from"):
         TextQuality(model=str(broken)).settings()
