@@ -43,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -55,7 +56,14 @@ from train_quality_model import dropped, load
 from extract.core import FURNITURE_LINKS
 from filters import quality_model
 from filters.quality_fasttext import train
-from filters.quality_text import DEFAULT_MODEL, UNSPACED, good_probability, load_model, settings_path, text_for_model
+from filters.quality_text import (
+    DEFAULT_MODEL,
+    TextQuality,
+    good_probability,
+    load_model,
+    settings_path,
+    text_for_model,
+)
 
 # The calibrated signals model's P(good) under which the text model is asked: junk as likely as good, or more.
 BAND = 0.5
@@ -89,10 +97,12 @@ def judged(df: pd.DataFrame, signals: dict[str, Any]) -> np.ndarray:
     x = np.stack(df["x"].to_numpy())
     score = signals["model"].predict_proba(quality_model.inputs(x))[:, 1]
     passed = ~dropped(signals, x, df["page_type"].tolist())
-    n = words(df["text"])
-    spaced = df["lang"].notna().to_numpy() & ~df["lang"].isin(UNSPACED).to_numpy()
-    return (passed & (score < BAND) & ((n >= MIN_WORDS) | ((n >= SHORT_FROM) & spaced))
-            & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy())
+    # long enough as the step decides it (its ``judges``), so that the two cannot drift apart
+    lengths = {"min_words": MIN_WORDS, "short_from": SHORT_FROM}
+    long_enough = np.array([TextQuality.judges(SimpleNamespace(lang=lang if isinstance(lang, str) else None), n,
+                                               lengths)
+                            for lang, n in zip(df["lang"], words(df["text"]), strict=True)], dtype=bool)
+    return passed & (score < BAND) & long_enough & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy()
 
 
 def family(df: pd.DataFrame) -> pd.Series:
