@@ -36,6 +36,15 @@ The decision, per document that reached this step (put it after ``QualityModel``
   score 0.00001 (docs/quality-figures.md, "Short texts"). Under ten words a text is a heading and a line (on calib,
   5 of the 8 texts in the band that short are good pages, mostly API stubs); nothing is judged there. Optional: a JSON
   without both keys judges no short text.
+- a text held to ``threshold`` (``min_words`` or more, not links all through) in a language written with spaces is
+  judged up to ``wide_band`` (0.7), not only below ``band``: the signals model passes much furniture that is prose at
+  0.5-0.7 (privacy and cookie policies, terms, author boxes, teasers), and a model of words reads it as furniture.
+  ``threshold`` is then chosen over every page it judges, the wide band's too. ``wide_band`` is chosen on calib
+  (scripts/train_text_model.py, ``wide_scan`` in the JSON): widened in steps of 0.05 while each step drops at least 5
+  calib junk pieces more for each calib good page more; 0.7 -> 0.75 dropped 2 more for 1. Short texts, texts that are
+  links all through, and languages written without spaces keep the band: their bars rest on 84, 10 and 2 calib good
+  pages, too few to hold a wider one (docs/quality-figures.md, "A wider band where words are spaced"). Optional: a
+  JSON without it asks below ``band`` only.
 
 The model (``model: default``: filters/models/quality-text.ftz, 1.7 MB, with quality-text.json beside it) is made by
 scripts/train_text_model.py from real text only: the train split's good pages (WCXB's seven page types, documentation
@@ -64,7 +73,8 @@ DEFAULT_MODEL = ROOT / "filters" / "models" / "quality-text.ftz"
 SETTINGS = ("threshold", "band", "min_words", "skip_page_types")
 LINK_SETTINGS = ("links_from", "links_threshold")  # optional, both or neither
 SHORT_SETTINGS = ("short_from", "short_threshold")  # optional, both or neither
-OPTIONAL = LINK_SETTINGS + SHORT_SETTINGS
+WIDE_SETTINGS = ("wide_band",)  # optional
+OPTIONAL = LINK_SETTINGS + SHORT_SETTINGS + WIDE_SETTINGS
 # lid.176's labels of languages written without spaces between words: their whitespace-separated "words" are runs of
 # a sentence or more, so a count of them does not say a text is short.
 UNSPACED = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo", "wuu", "yue"})
@@ -141,7 +151,7 @@ class TextQuality(Step):
                  band: float | str = "default", min_words: int | str = "default",
                  skip_page_types: list[str] | str = "default", links_from: float | str | None = "default",
                  links_threshold: float | str | None = "default", short_from: int | str | None = "default",
-                 short_threshold: float | str | None = "default") -> None:
+                 short_threshold: float | str | None = "default", wide_band: float | str | None = "default") -> None:
         # Interleaved documents carry their page's type (pipelines/records.py), so the types the model leaves alone
         # are told apart there too; one without it (a shard written before the field) is judged whatever its type.
         self.input_kind = check_kind(kind, ("document", "interleaved"))
@@ -163,6 +173,8 @@ class TextQuality(Step):
         if (short_from in ("default", None)) != (short_threshold in ("default", None)):
             raise ValueError("short_from and short_threshold go together: give both, or neither (the stored ones; "
                              "null for both to leave texts under min_words alone)")
+        if wide_band not in ("default", None):
+            check_number("wide_band", wide_band, 0, 1)
         if min_words != "default":
             check_number("min_words", min_words, 0, integer=True)
         if skip_page_types != "default" and (isinstance(skip_page_types, str) or not isinstance(skip_page_types, list)
@@ -171,7 +183,7 @@ class TextQuality(Step):
         self.model = model
         self.given = {"threshold": threshold, "band": band, "min_words": min_words, "skip_page_types": skip_page_types,
                       "links_from": links_from, "links_threshold": links_threshold, "short_from": short_from,
-                      "short_threshold": short_threshold}
+                      "short_threshold": short_threshold, "wide_band": wide_band}
 
     def settings(self) -> dict[str, Any]:
         """The step's arguments, each ``default`` one read from the JSON stored with the model (the optional pairs
@@ -190,6 +202,21 @@ class TextQuality(Step):
             return True
         return (s["short_from"] is not None and words >= s["short_from"]
                 and getattr(record, "lang", None) not in UNSPACED | {None})
+
+    @staticmethod
+    def asks(record: Any, words: int, s: dict[str, Any]) -> bool:
+        """Whether the step asks the model about ``record`` (``words`` long), its page type aside: below ``band``,
+        long enough (``judges``); or below ``wide_band``, a text held to ``threshold`` (``min_words`` or more, not
+        links all through) in a language written with spaces."""
+        score = record.quality_score
+        if score < s["band"]:
+            return TextQuality.judges(record, words, s)
+        if s["wide_band"] is None or score >= s["wide_band"] or words < s["min_words"]:
+            return False
+        links = getattr(record, "link_density", None)
+        if s["links_from"] is not None and links is not None and links >= s["links_from"]:
+            return False
+        return getattr(record, "lang", None) not in UNSPACED | {None}
 
     @staticmethod
     def threshold_of(record: Any, s: dict[str, Any], words: int | None = None) -> float:
@@ -211,10 +238,11 @@ class TextQuality(Step):
             return []
         s = self.settings()
         skip = set(s["skip_page_types"])
-        asked = [r for r in records if r.quality_score is not None and r.quality_score < s["band"]
+        top = max(s["band"], s["wide_band"] or 0.0)
+        asked = [r for r in records if r.quality_score is not None and r.quality_score < top
                  and getattr(r, "page_type", None) not in skip]
         counted = [(r, text, len(text.split())) for r, text in zip(asked, map(main_text, asked), strict=True)]
-        todo = [(r, text, n) for r, text, n in counted if self.judges(r, n, s)]
+        todo = [(r, text, n) for r, text, n in counted if self.asks(r, n, s)]
         scores = good_probability(load_model(resolve(self.model)), [text_for_model(text) for _, text, _ in todo])
         judged = {id(r): (p, n) for (r, _, n), p in zip(todo, scores, strict=True)}
         out: list[Any] = []
@@ -225,6 +253,7 @@ class TextQuality(Step):
             p, n = judged[id(record)]
             record.text_quality_score = round(p, 6)
             bar = self.threshold_of(record, s, n)
+            band = s["band"] if record.quality_score < s["band"] else s["wide_band"]
             out.append(Drop("low_quality", f"text {p:.4f} < {bar}, signals {record.quality_score:.3f} < "
-                                           f"{s['band']}") if p < bar else record)
+                                           f"{band}") if p < bar else record)
         return out

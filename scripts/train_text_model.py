@@ -26,6 +26,10 @@ scripts/train_quality_model.py reads it (its ``load``: the same pages, the same 
   (``links_threshold``, ``links_spread``); so do short texts, ``SHORT_FROM`` words or more but under ``MIN_WORDS``, in
   a language written with spaces (``short_threshold``, ``short_spread``, whatever their link share):
   filters/quality_text.py says why.
+- Wide band: texts held to the general threshold in a language written with spaces are judged up to ``wide_band``,
+  chosen first: the band widened by 0.05 (``WIDE_STEPS``) while each step drops at least ``WIDE_RATIO`` calib junk
+  pieces more for each calib good page more, every threshold chosen again at each step (``wide_scan`` in the JSON).
+  The general threshold is then chosen over every page it judges, the wide band's too.
 
 The ``eval`` split is read only by ``--lofo``, to measure; bench/filters_quality.py measures the chain with the model
 on it. Deterministic on one machine (fixed seeds, one thread): the shipped model came out byte for byte on the
@@ -76,6 +80,14 @@ SHORT_FROM = 10
 # band and 3 of its 8 lowest text scores (a guitar's spec list 0.001, a shop's water bottles 0.003, headphones 0.010).
 SKIP_PAGE_TYPES = ["product", "collection", "listing"]
 QUANTILE = 0.02
+# The band widened, for texts held to the general bar in a language written with spaces: the signals model passes
+# much furniture that is prose (privacy policies, terms, author boxes, teasers) at 0.5-0.7, where a model of words
+# reads it as furniture. Widened in steps of 0.05 while each step drops at least WIDE_RATIO calib junk pieces more for
+# each calib good page more (the threshold chosen again each step by the same QUANTILE rule, over every page judged).
+# Not in languages written without spaces, nor for short texts and texts that are links all through: their bars rest
+# on 2, 84 and 10 calib good pages, too few to hold a wider band (docs/quality-figures.md, "A wider band").
+WIDE_STEPS = (None, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+WIDE_RATIO = 5
 # extraction's bar for furniture that is links all through
 LINKS_FROM = FURNITURE_LINKS
 BOOTSTRAP_DRAWS = 200
@@ -91,18 +103,25 @@ def words(texts: pd.Series) -> np.ndarray:
     return texts.str.split().str.len().to_numpy()
 
 
-def judged(df: pd.DataFrame, signals: dict[str, Any]) -> np.ndarray:
-    """The rows the step would ask the text model about: passed by the signals model below ``BAND``, long enough
-    (``MIN_WORDS``, or ``SHORT_FROM`` in a language written with spaces), not a skipped page type."""
+def signals_view(df: pd.DataFrame, signals: dict[str, Any]) -> pd.DataFrame:
+    """``df`` with the shipped signals model's ``quality_score`` and whether it ``passed`` each row."""
     x = np.stack(df["x"].to_numpy())
-    score = signals["model"].predict_proba(quality_model.inputs(x))[:, 1]
-    passed = ~dropped(signals, x, df["page_type"].tolist())
-    # long enough as the step decides it (its ``judges``), so that the two cannot drift apart
-    lengths = {"min_words": MIN_WORDS, "short_from": SHORT_FROM}
-    long_enough = np.array([TextQuality.judges(SimpleNamespace(lang=lang if isinstance(lang, str) else None), n,
-                                               lengths)
-                            for lang, n in zip(df["lang"], words(df["text"]), strict=True)], dtype=bool)
-    return passed & (score < BAND) & long_enough & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy()
+    return df.assign(quality_score=signals["model"].predict_proba(quality_model.inputs(x))[:, 1],
+                     passed=~dropped(signals, x, df["page_type"].tolist()))
+
+
+def judged(df: pd.DataFrame, wide_band: float | None) -> np.ndarray:
+    """The rows of ``df`` (``signals_view``) the step would ask the text model about: passed by the signals model, not
+    a skipped page type, and asked as the step's own ``TextQuality.asks`` decides (below ``BAND``, long enough; up to
+    ``wide_band`` where the text is held to the general bar in a language written with spaces), so that the two
+    cannot drift apart."""
+    settings = {"band": BAND, "wide_band": wide_band, "min_words": MIN_WORDS, "short_from": SHORT_FROM,
+                "links_from": LINKS_FROM}
+    asks = np.array([TextQuality.asks(SimpleNamespace(quality_score=q, lang=lang if isinstance(lang, str) else None,
+                                                      link_density=None if pd.isna(links) else links), n, settings)
+                     for q, lang, links, n in zip(df["quality_score"], df["lang"], df["link_density"],
+                                                  words(df["text"]), strict=True)], dtype=bool)
+    return df["passed"].to_numpy() & asks & ~df["page_type"].isin(SKIP_PAGE_TYPES).to_numpy()
 
 
 def family(df: pd.DataFrame) -> pd.Series:
@@ -126,15 +145,15 @@ def build(df: pd.DataFrame, output: Path, leave_out: str | None = None) -> tuple
 
 
 def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
-    """The step's settings for the model at ``output``, its thresholds chosen on the calib split of ``df``."""
+    """The step's settings for the model at ``output``, its band and thresholds chosen on the calib split of ``df``."""
     model = load_model(output.resolve())
     signals = quality_model.load(str(quality_model.DEFAULT_MODEL))
-    calib = df[df["split"] == "calib"].reset_index(drop=True)
-    asked = calib[judged(calib, signals)].copy()
-    asked["text_score"] = good_probability(model, [text_for_model(t) for t in asked["text"]])
-    short = words(asked["text"]) < MIN_WORDS
-    links = (asked["link_density"].fillna(0.0) >= LINKS_FROM).to_numpy() & ~short  # text inputs have none: not links
-    is_good = (asked["label"] == 1).to_numpy()
+    calib = signals_view(df[df["split"] == "calib"].reset_index(drop=True), signals)
+    calib["text_score"] = good_probability(model, [text_for_model(t) for t in calib["text"]])
+    scan = [settle(calib, wide) for wide in WIDE_STEPS]
+    wide_band = choose_wide_band(scan)
+    asked = calib[judged(calib, wide_band)].copy()
+    short, links, is_good = kinds(asked)
     threshold, spread = choose(asked.loc[is_good & ~links & ~short, "text_score"].to_numpy())
     links_threshold, links_spread = choose(asked.loc[is_good & links, "text_score"].to_numpy())
     short_threshold, short_spread = choose(asked.loc[is_good & short, "text_score"].to_numpy())
@@ -144,13 +163,16 @@ def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
     by_family = {str(f): {"asked": len(part), "dropped": int(dropped_here[part.index].sum())}
                  for f, part in junk_asked.groupby(family(junk_asked))}
     settings = {
-        "threshold": round(threshold, 6), "band": BAND, "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
+        "threshold": round(threshold, 6), "band": BAND, "wide_band": wide_band, "wide_scan": scan,
+        "min_words": MIN_WORDS, "skip_page_types": SKIP_PAGE_TYPES,
         "links_from": LINKS_FROM, "links_threshold": round(links_threshold, 6),
         "short_from": SHORT_FROM, "short_threshold": round(short_threshold, 6),
         "threshold_source": (f"the {QUANTILE} quantile of the text model's scores of the calib split's "
                              f"{int((is_good & ~links & ~short).sum())} good pages the step judges (signals model "
-                             f"below {BAND}, {MIN_WORDS}+ words, not {', '.join(SKIP_PAGE_TYPES)}) whose link density "
-                             f"is under {LINKS_FROM}; links_threshold: the same of the {int((is_good & links).sum())} "
+                             f"below {BAND}, or below {wide_band} in a language written with spaces; {MIN_WORDS}+ "
+                             f"words, not {', '.join(SKIP_PAGE_TYPES)}) whose link density is under {LINKS_FROM}; "
+                             f"wide_band: chosen by wide_scan ({WIDE_RATIO} junk pieces more for each good page "
+                             f"more); links_threshold: the same of the {int((is_good & links).sum())} "
                              f"at {LINKS_FROM} or more; short_threshold: the same of the {int((is_good & short).sum())}"
                              f" of {SHORT_FROM}-{MIN_WORDS - 1} words in a language written with spaces; "
                              "scripts/train_text_model.py"),
@@ -160,6 +182,39 @@ def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
                   "junk_asked": by_family},
     }
     return settings
+
+
+def kinds(asked: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which rows are short texts, which are links all through (text inputs have no link density: not links), and
+    which are good pages."""
+    short = words(asked["text"]) < MIN_WORDS
+    links = (asked["link_density"].fillna(0.0) >= LINKS_FROM).to_numpy() & ~short
+    return short, links, (asked["label"] == 1).to_numpy()
+
+
+def settle(calib: pd.DataFrame, wide_band: float | None) -> dict[str, Any]:
+    """What the step would do on ``calib`` (``signals_view`` with ``text_score``) with ``wide_band``, its general
+    threshold chosen by the same rule: the calib good pages and junk pieces its bars drop."""
+    asked = calib[judged(calib, wide_band)]
+    short, links, is_good = kinds(asked)
+    general, links_bar, short_bar = (float(np.quantile(asked.loc[is_good & part, "text_score"], QUANTILE))
+                                     for part in (~links & ~short, links, short))
+    below = (asked["text_score"] < np.select([short, links], [short_bar, links_bar], general)).to_numpy()
+    return {"wide_band": wide_band, "threshold": round(general, 6), "good_dropped": int((below & is_good).sum()),
+            "junk_dropped": int((below & ~is_good).sum())}
+
+
+def choose_wide_band(scan: list[dict[str, Any]]) -> float | None:
+    """The widest of ``WIDE_STEPS`` reached by steps that each drop at least ``WIDE_RATIO`` calib junk pieces more
+    for each calib good page more (None: no widening pays)."""
+    chosen = scan[0]
+    for step in scan[1:]:
+        more_good = step["good_dropped"] - chosen["good_dropped"]
+        more_junk = step["junk_dropped"] - chosen["junk_dropped"]
+        if more_junk < WIDE_RATIO * max(more_good, 0) or (more_good <= 0 and more_junk <= 0):
+            break
+        chosen = step
+    return chosen["wide_band"]
 
 
 def choose(scores: np.ndarray) -> tuple[float, list[float]]:

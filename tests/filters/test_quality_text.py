@@ -113,6 +113,46 @@ def test_shipped_settings_drop_a_short_error_page_and_keep_a_short_stub() -> Non
     assert rows["stub"].dropped_by is None and rows["stub"].text_quality_score is not None
 
 
+def test_shipped_model_widens_the_band_where_words_are_spaced() -> None:
+    stored = load_settings(DEFAULT_MODEL)
+    assert stored["band"] < stored["wide_band"] < 1
+    assert stored["spread"][0] <= stored["threshold"] <= stored["spread"][1]
+    # chosen on calib by the scan stored beside it: each step it took dropped 5+ junk pieces per good page more
+    scan = {step["wide_band"]: step for step in stored["wide_scan"]}
+    assert scan[stored["wide_band"]]["threshold"] == stored["threshold"]
+    assert scan[None]["junk_dropped"] < scan[stored["wide_band"]]["junk_dropped"]
+
+
+def test_the_wide_band_holds_long_texts_in_spaced_languages_to_the_general_bar() -> None:
+    step = TextQuality(threshold=0.5, band=0.5, wide_band=0.8, min_words=50, skip_page_types=[], links_from=0.8,
+                       links_threshold=0.0, short_from=10, short_threshold=0.5)
+    rows = run(step, [
+        doc("en", FURNITURE, 0.6), doc("prose", PROSE, 0.6),
+        doc("ja", FURNITURE, 0.6, lang="ja"),  # written without spaces: the band only
+        doc("unknown", FURNITURE, 0.6, lang=None),
+        doc("menu", FURNITURE, 0.6, link_density=0.95),  # links all through: the band only
+        doc("short", SHORT_FURNITURE, 0.6),  # a short text: the band only
+        doc("above", FURNITURE, 0.8),
+        doc("ja_band", FURNITURE, 0.4, lang="ja"),  # in the band, every language written as it is
+    ])
+    assert rows["en"].dropped_by == "quality_text.low_quality" and "signals 0.600 < 0.8" in rows["en"].drop_detail
+    assert rows["prose"].dropped_by is None and rows["prose"].text_quality_score > 0.9
+    for name in ("ja", "unknown", "menu", "short", "above"):
+        assert rows[name].dropped_by is None and rows[name].text_quality_score is None, name
+    assert rows["ja_band"].dropped_by == "quality_text.low_quality" and "< 0.5" in rows["ja_band"].drop_detail
+    # without wide_band, the band is the band
+    rows = run(TextQuality(threshold=0.5, band=0.5, min_words=50, skip_page_types=[]), [doc("en", FURNITURE, 0.6)])
+    assert rows["en"].dropped_by is None and rows["en"].text_quality_score is None
+    with pytest.raises(ValueError, match="wide_band"):
+        TextQuality(wide_band=1.5)
+
+
+def test_shipped_settings_in_the_wide_band() -> None:
+    rows = run(TextQuality(), [doc("furniture", FURNITURE, 0.55), doc("prose", PROSE, 0.55)])
+    assert rows["furniture"].dropped_by == "quality_text.low_quality"
+    assert rows["prose"].dropped_by is None and rows["prose"].text_quality_score > 0.9
+
+
 def test_second_opinion_in_the_band_only() -> None:
     assert len(FURNITURE.split()) >= 50 and len(PROSE.split()) >= 50
     rows = run(TextQuality(), [
@@ -199,3 +239,44 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
                                      encoding="utf-8")
     with pytest.raises(ValueError, match="short_from"):
         TextQuality(model=str(broken)).settings()
+
+
+def _training_script():  # scripts/ is not a package: load the file as a module
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_text_model.py"
+    spec = importlib.util.spec_from_file_location("train_text_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_the_wide_band_is_widened_while_each_step_pays() -> None:
+    script = _training_script()
+
+    def step(band: float | None, good: int, junk: int) -> dict[str, object]:
+        return {"wide_band": band, "threshold": 0.1, "good_dropped": good, "junk_dropped": junk}
+
+    scan = [step(None, 5, 500), step(0.55, 6, 530), step(0.6, 6, 531), step(0.65, 7, 535), step(0.7, 7, 560)]
+    # +30 for +1, +1 for nothing, +4 for +1: under 5 junk pieces per good page, so it stops (0.7 is not reached)
+    assert script.choose_wide_band(scan) == 0.6
+    assert script.choose_wide_band([step(None, 5, 500), step(0.55, 6, 502)]) is None
+    assert script.choose_wide_band([step(None, 5, 500), step(0.55, 5, 500)]) is None  # nothing gained
+
+
+def test_the_training_script_asks_about_the_pages_the_step_asks_about() -> None:
+    import pandas as pd
+
+    script = _training_script()
+    rows = pd.DataFrame({
+        "text": [PROSE, PROSE, PROSE, PROSE, PROSE, SHORT_FURNITURE, PROSE],
+        "quality_score": [0.4, 0.6, 0.6, 0.6, 0.75, 0.6, 0.6],
+        "lang": ["en", "en", "ja", None, "en", "en", "en"],
+        "link_density": [None, 0.1, None, None, None, None, 0.9],
+        "page_type": ["article"] * 7,
+        "passed": [True] * 7,
+    })
+    assert script.judged(rows, None).tolist() == [True, False, False, False, False, False, False]
+    assert script.judged(rows, 0.7).tolist() == [True, True, False, False, False, False, False]
+    assert not script.judged(rows.assign(passed=False), 0.7).any()
+    assert not script.judged(rows.assign(page_type="listing"), 0.7).any()
