@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -30,10 +28,10 @@ from extract.page_type import (
     train,
 )
 from extract.parse import parse_html
+from tests.script_loader import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 WCXB_DEV = REPO.parent / "shared" / "data" / "wcxb" / "dev"
-SCRIPT = REPO / "scripts" / "train_page_type.py"
 
 FORUM = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <title>Audio crackles after upgrading to 3.2 - Support - Audacity Forum</title>
@@ -299,12 +297,6 @@ def test_train_predict_save_load(tmp_path: Path) -> None:
         train(x, ["article", "forum", "product", "blog", "service"])
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_page_type", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_training_script_on_a_small_wcxb_shaped_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -324,7 +316,7 @@ def test_training_script_on_a_small_wcxb_shaped_folder(tmp_path: Path, capsys: p
                 {"url": url, "file_id": f"{page_id:04d}", "_internal": {"page_type": {"primary": label}}}))
     (data / "ground-truth" / "0099.json").write_text(json.dumps({"url": "https://x.example/"}))  # no label: skipped
     model_path, oof_path = tmp_path / "model.json", tmp_path / "oof.json"
-    assert _script().main([str(data), "--model", str(model_path), "--oof", str(oof_path)]) == 0
+    assert load_script("train_page_type").main([str(data), "--model", str(model_path), "--oof", str(oof_path)]) == 0
     out = capsys.readouterr().out
     assert "10 labelled pages" in out and "grouped 5-fold CV accuracy" in out and "confusion" in out
     oof = json.loads(oof_path.read_text())
@@ -347,7 +339,7 @@ CV_FLOOR = 0.81
 def test_accuracy_on_wcxb_dev() -> None:
     if not WCXB_DEV.is_dir():
         pytest.skip("needs ../shared/data/wcxb (evaluation data)")
-    script = _script()
+    script = load_script("train_page_type")
     pages = script.load_pages(WCXB_DEV)
     assert len(pages) == 1497
     subset = pages[::2]  # 749 pages, about 20 s of parsing and features on 2 cores

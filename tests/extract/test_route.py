@@ -16,6 +16,7 @@ from extract.core import ExtractOptions, extract_raw
 from extract.options import PageOptions
 from extract.page import extract_page
 from extract.select import MODEL_PATH, BlockModel, BlockModelError, load_model, save_model, shipped_model, unsure_share
+from tests.script_loader import load_script
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -127,21 +128,13 @@ def test_quick_false_sends_every_page_to_the_full_model() -> None:
         PageOptions(quick="yes")  # type: ignore[arg-type]
 
 
-def _training_script():  # scripts/ is not a package: load the file as a module
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_extract_model.py"
-    spec = importlib.util.spec_from_file_location("train_extract_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def test_the_routing_rule_is_the_fewest_routed_pages_that_keep_the_full_models_f1() -> None:
     from bench.wcxb import WcxbPage
     from extract.segment import Block
 
-    script = _training_script()
+    script = load_script("train_extract_model")
     words = "otters have been recorded again along the upper river by volunteers"
     share = "share this page on social media now"
     blocks = [Block(text=words, kind="p", plain=words), Block(text=share, kind="p", plain=share)]

@@ -10,6 +10,7 @@ from filters import quality_fasttext
 from filters.quality_text import DEFAULT_MODEL, SETTINGS, TextQuality, load_settings, settings_path
 from pipelines.records import Document, InterleavedDoc, Segment, from_table, to_table
 from pipelines.step import Drop
+from tests.script_loader import load_script
 
 FURNITURE = "\n".join([
     "Home", "About us", "Services", "Blog", "Contact",
@@ -241,18 +242,10 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
         TextQuality(model=str(broken)).settings()
 
 
-def _training_script():  # scripts/ is not a package: load the file as a module
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_text_model.py"
-    spec = importlib.util.spec_from_file_location("train_text_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def test_the_wide_band_is_widened_while_each_step_pays() -> None:
-    script = _training_script()
+    script = load_script("train_text_model")
 
     def step(band: float | None, good: int, junk: int) -> dict[str, object]:
         return {"wide_band": band, "threshold": 0.1, "good_dropped": good, "junk_dropped": junk}
@@ -267,7 +260,7 @@ def test_the_wide_band_is_widened_while_each_step_pays() -> None:
 def test_the_training_script_asks_about_the_pages_the_step_asks_about() -> None:
     import pandas as pd
 
-    script = _training_script()
+    script = load_script("train_text_model")
     rows = pd.DataFrame({
         "text": [PROSE, PROSE, PROSE, PROSE, PROSE, SHORT_FURNITURE, PROSE],
         "quality_score": [0.4, 0.6, 0.6, 0.6, 0.75, 0.6, 0.6],

@@ -5,22 +5,13 @@ ones."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-
-def _script():  # scripts/ is not a package: load the file as a module
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_quality_model.py"
-    spec = importlib.util.spec_from_file_location("train_quality_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+from tests.script_loader import load_script
 
 
 def test_a_sure_threshold_needs_pages_enough() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     scores = np.linspace(0.0, 1.0, 205)
     # 205 pages at 97%: one page below is still sure enough, two are not
     assert script.sure_threshold(scores, 0.97) == scores[1]
@@ -29,7 +20,7 @@ def test_a_sure_threshold_needs_pages_enough() -> None:
 
 
 def test_a_types_threshold_is_stored_only_where_it_pays_for_itself() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     rng = np.random.default_rng(0)
     general = 0.3
     # articles: 300 good pages score 0.5-1.0, 20 junk pages 0.32-0.45 read as articles; documentation: 300 good
@@ -62,7 +53,7 @@ def _kinds(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
 
 
 def test_the_general_threshold_is_not_the_lowest_page_of_a_small_kind() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     scores, kinds = _kinds(np.random.default_rng(1))
     before, _ = script.choose_threshold(scores, kinds)
     # one forum thread far below everything else: the old rule (every kind keeps 97%, so 20 pages keep all) would
@@ -76,7 +67,7 @@ def test_the_general_threshold_is_not_the_lowest_page_of_a_small_kind() -> None:
 
 
 def test_the_floor_and_the_overall_share_hold() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     scores, kinds = _kinds(np.random.default_rng(2))
     # a large kind scoring lower than the rest: the average over kinds would let it lose far more than a tenth
     low = np.array([s * 0.5 if k == "service" else s for s, k in zip(scores, kinds, strict=True)])
@@ -91,7 +82,7 @@ def test_the_floor_and_the_overall_share_hold() -> None:
 
 
 def test_small_kinds_do_not_count_and_nothing_passing_keeps_everything() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     # two pages of a kind are below MIN_KIND_PAGES: only the overall share binds them
     scores = np.array([0.05, 0.9, *np.linspace(0.5, 1.0, 100)])
     kinds = ["listing", "listing"] + ["docs"] * 100
@@ -102,7 +93,7 @@ def test_small_kinds_do_not_count_and_nothing_passing_keeps_everything() -> None
 
 
 def test_the_thresholds_spread_is_recorded_from_bootstrap_draws() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     scores, kinds = _kinds(np.random.default_rng(3))
     low, high = script.threshold_spread(scores, kinds, draws=20)
     threshold, _ = script.choose_threshold(scores, kinds)
@@ -111,7 +102,7 @@ def test_the_thresholds_spread_is_recorded_from_bootstrap_draws() -> None:
 
 
 def test_real_error_pages_are_one_junk_family_that_the_shipped_model_learnt() -> None:
-    script = _script()
+    script = load_script("train_quality_model")
     # Apache's and Squid's error pages weigh as one family (every junk family alike), and --lofo leaves both out at once
     assert script.junk_family("errors.apache") == script.junk_family("errors.squid") == "server_error"
     assert script.junk_family("gen_c.error_or_soft404") == "error_page"  # the generated ones stay a family apart
