@@ -2,8 +2,7 @@
 
 ``HostQuality`` is a Stage (like filters/langid_hosts.py): it groups a wave's documents by host (``www.`` removed) and
 counts, per host, the pages the quality steps judged: those they dropped (``dropped_by`` of one of ``steps``:
-``quality_model``, ``clear_junk`` and ``quality_text`` by default, every page-level quality verdict of the default
-chain, which runs this stage after all three) and those that passed them (alive). A page still alive is dropped
+``quality_model`` and ``clear_junk`` by default) and those that passed them (alive). A page still alive is dropped
 (``junk_host``, detail: the host and its counts) when its host has at least ``min_pages`` (5) other judged pages and
 more than ``max_junk_share`` (0.5) of them are junk. Counts of the committed earlier waves are added (persisted in
 ``_state/<name>/``, one Parquet file per wave), so a host split over waves is judged on all its pages so far; a page
@@ -49,7 +48,7 @@ class HostQuality(Stage):
         self.input_kind = check_kind(kind, KINDS)
         self.min_pages = int(check_number("min_pages", min_pages, 1, integer=True))
         self.max_junk_share = check_number("max_junk_share", max_junk_share, 0, 1)
-        steps = ["quality_model", "clear_junk", "quality_text"] if steps is None else steps
+        steps = ["quality_model", "clear_junk"] if steps is None else steps
         if not isinstance(steps, list) or not steps or not all(isinstance(s, str) and s for s in steps):
             raise ValueError(f"steps must be a non-empty list of step names, got {steps!r}")
         self.steps = steps

@@ -30,7 +30,7 @@ def test_every_stage_runs_in_the_mission_order(default_run: tuple[Path, dict]) -
     _, stats = default_run
     names = [s["step"] for s in stats["steps"]]
     text_lane = ["opt_out", "url_filter", "extract", "langid", "gopher_repetition", "gopher_quality", "c4",
-                 "fineweb_quality", "clear_junk", "quality_model", "quality_text", "host_quality", "profanity", "pii",
+                 "fineweb_quality", "clear_junk", "quality_model", "host_quality", "quality_text", "profanity", "pii",
                  "exact_dedup", "minhash_dedup"]
     assert [n for n in names if n in text_lane] == text_lane
     for name in ("langid_interleaved", "clear_junk_interleaved", "quality_model_interleaved",
