@@ -48,6 +48,10 @@ class HostQuality(Stage):
         self.input_kind = check_kind(kind, KINDS)
         self.min_pages = int(check_number("min_pages", min_pages, 1, integer=True))
         self.max_junk_share = check_number("max_junk_share", max_junk_share, 0, 1)
+        # Not the text model's drops (filters/quality_text.py): counted, a small host's good pages that the page-level
+        # steps wrongly drop tip it over the share. On bench/e2e.py's input a shop's (glossier.com, WCXB) two
+        # collection pages dropped by the model and its terms page dropped by the text model took its good
+        # "custom set" page with them (docs/quality-figures.md, "The host and the text model's verdicts").
         steps = ["quality_model", "clear_junk"] if steps is None else steps
         if not isinstance(steps, list) or not steps or not all(isinstance(s, str) and s for s in steps):
             raise ValueError(f"steps must be a non-empty list of step names, got {steps!r}")
