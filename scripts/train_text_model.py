@@ -85,7 +85,8 @@ QUANTILE = 0.02
 # reads it as furniture. Widened in steps of 0.05 while each step drops at least WIDE_RATIO calib junk pieces more for
 # each calib good page more (the threshold chosen again each step by the same QUANTILE rule, over every page judged).
 # Not in languages written without spaces, nor for short texts and texts that are links all through: their bars rest
-# on 2, 84 and 10 calib good pages, too few to hold a wider band (docs/quality-figures.md, "A wider band").
+# on 2, 84 and 10 calib good pages, too few to hold a wider band (docs/quality-figures.md, "A wider band where words
+# are spaced").
 WIDE_STEPS = (None, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
 WIDE_RATIO = 5
 # extraction's bar for furniture that is links all through
