@@ -213,10 +213,13 @@ class TextQuality(Step):
             return TextQuality.judges(record, words, s)
         if s["wide_band"] is None or score >= s["wide_band"] or words < s["min_words"]:
             return False
+        return not TextQuality.links_all_through(record, s) and getattr(record, "lang", None) not in UNSPACED | {None}
+
+    @staticmethod
+    def links_all_through(record: Any, s: dict[str, Any]) -> bool:
+        """Its page's link density is ``links_from`` or more (never, without the link settings or a density)."""
         links = getattr(record, "link_density", None)
-        if s["links_from"] is not None and links is not None and links >= s["links_from"]:
-            return False
-        return getattr(record, "lang", None) not in UNSPACED | {None}
+        return s["links_from"] is not None and links is not None and links >= s["links_from"]
 
     @staticmethod
     def threshold_of(record: Any, s: dict[str, Any], words: int | None = None) -> float:
@@ -224,8 +227,7 @@ class TextQuality(Step):
         for any other."""
         if words is not None and words < s["min_words"] and s["short_from"] is not None:
             return float(s["short_threshold"])
-        links = getattr(record, "link_density", None)
-        if s["links_from"] is not None and links is not None and links >= s["links_from"]:
+        if TextQuality.links_all_through(record, s):
             return float(s["links_threshold"])
         return float(s["threshold"])
 

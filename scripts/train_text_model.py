@@ -158,8 +158,7 @@ def thresholds(df: pd.DataFrame, output: Path) -> dict[str, Any]:
     threshold, spread = choose(asked.loc[is_good & ~links & ~short, "text_score"].to_numpy())
     links_threshold, links_spread = choose(asked.loc[is_good & links, "text_score"].to_numpy())
     short_threshold, short_spread = choose(asked.loc[is_good & short, "text_score"].to_numpy())
-    asked["bar"] = np.select([short, links], [short_threshold, links_threshold], threshold)
-    dropped_here = asked["text_score"] < asked["bar"]
+    dropped_here = pd.Series(below(asked, threshold, links_threshold, short_threshold), index=asked.index)
     junk_asked = asked[~is_good]
     by_family = {str(f): {"asked": len(part), "dropped": int(dropped_here[part.index].sum())}
                  for f, part in junk_asked.groupby(family(junk_asked))}
@@ -193,6 +192,13 @@ def kinds(asked: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return short, links, (asked["label"] == 1).to_numpy()
 
 
+def below(asked: pd.DataFrame, general: float, links_bar: float, short_bar: float) -> np.ndarray:
+    """Which rows of ``asked`` score under their bar: ``short_bar`` for a short text, ``links_bar`` for one that is
+    links all through, ``general`` for the rest."""
+    short, links, _ = kinds(asked)
+    return (asked["text_score"] < np.select([short, links], [short_bar, links_bar], general)).to_numpy()
+
+
 def settle(calib: pd.DataFrame, wide_band: float | None) -> dict[str, Any]:
     """What the step would do on ``calib`` (``signals_view`` with ``text_score``) with ``wide_band``, its general
     threshold chosen by the same rule: the calib good pages and junk pieces its bars drop."""
@@ -200,9 +206,9 @@ def settle(calib: pd.DataFrame, wide_band: float | None) -> dict[str, Any]:
     short, links, is_good = kinds(asked)
     general, links_bar, short_bar = (float(np.quantile(asked.loc[is_good & part, "text_score"], QUANTILE))
                                      for part in (~links & ~short, links, short))
-    below = (asked["text_score"] < np.select([short, links], [short_bar, links_bar], general)).to_numpy()
-    return {"wide_band": wide_band, "threshold": round(general, 6), "good_dropped": int((below & is_good).sum()),
-            "junk_dropped": int((below & ~is_good).sum())}
+    dropped_here = below(asked, general, links_bar, short_bar)
+    return {"wide_band": wide_band, "threshold": round(general, 6),
+            "good_dropped": int((dropped_here & is_good).sum()), "junk_dropped": int((dropped_here & ~is_good).sum())}
 
 
 def choose_wide_band(scan: list[dict[str, Any]]) -> float | None:
